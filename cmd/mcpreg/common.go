@@ -1,0 +1,234 @@
+package main
+
+import (
+	"embed"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/mcpreg/mcpreg/internal/manifest"
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// exampleFS is the example cluster read when no -f is given: the seeds'
+// examples, one file per concern.
+//
+//go:embed example/*.yaml
+var exampleFS embed.FS
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// common holds the flags every verb shares.
+type common struct {
+	files       stringList
+	now         string
+	diagnostics string
+}
+
+func (c *common) register(fs *flag.FlagSet, withFiles bool) {
+	if withFiles {
+		fs.Var(&c.files, "f", "manifest `PATH`: a file, a directory (read recursively) or - for stdin; repeatable")
+	}
+	fs.StringVar(&c.now, "now", "", "`RFC3339` time for meta.last_updated (default: the current time)")
+	fs.StringVar(&c.diagnostics, "diagnostics", "text", "diagnostics format on stderr: text or json")
+}
+
+// check validates the common flags after parsing.
+func (c *common) check() error {
+	if c.diagnostics != "text" && c.diagnostics != "json" {
+		return fmt.Errorf("--diagnostics must be text or json, not %q", c.diagnostics)
+	}
+	if c.now != "" {
+		if _, err := time.Parse(time.RFC3339, c.now); err != nil {
+			return fmt.Errorf("--now %q is not an RFC 3339 time (like 2025-01-02T15:04:05Z)", c.now)
+		}
+	}
+	return nil
+}
+
+// lastUpdated is the meta.last_updated the verb writes.
+func (c *common) lastUpdated(e *env) string {
+	if c.now != "" {
+		t, _ := time.Parse(time.RFC3339, c.now) // checked by check
+		return t.UTC().Format(time.RFC3339)
+	}
+	return e.now().UTC().Format(time.RFC3339)
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting.
+func newFlagSet(e *env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: mcpreg %s %s\n\nflags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses flags that may come before or after positional arguments
+// ("mcpreg convert FILE --default-namespace NS") and returns the positionals.
+// ok is false after a usage error (already reported); help is true for -h.
+func parseFlags(fs *flag.FlagSet, args []string) (positional []string, status int, ok bool) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, exitOK, false
+			}
+			return nil, exitUsage, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, 0, true
+		}
+		if rest[0] == "--" {
+			return append(positional, rest[1:]...), 0, true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usageError reports bad usage and returns the usage exit status.
+func usageError(e *env, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "mcpreg: "+format+"\n", args...)
+	return exitUsage
+}
+
+// loadObjects reads the manifests named by -f, or the embedded example cluster
+// when there are none. Errors name the file and the document.
+func loadObjects(e *env, paths []string) (*manifest.Objects, error) {
+	all := &manifest.Objects{}
+	if len(paths) == 0 {
+		entries, err := fs.Glob(exampleFS, "example/*.yaml")
+		if err != nil {
+			return nil, err
+		}
+		slices.Sort(entries)
+		for _, name := range entries {
+			data, err := exampleFS.ReadFile(name)
+			if err != nil {
+				return nil, err
+			}
+			o, err := manifest.Decode(data, "(example) "+name)
+			if err != nil {
+				return nil, err
+			}
+			all.Append(o)
+		}
+		return all, nil
+	}
+	for _, p := range paths {
+		files, err := expand(p)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			data, err := readInput(e, f)
+			if err != nil {
+				return nil, err
+			}
+			o, err := manifest.Decode(data, f)
+			if err != nil {
+				return nil, err
+			}
+			all.Append(o)
+		}
+	}
+	return all, nil
+}
+
+// expand turns a -f argument into files: the file itself, "-" for stdin, or
+// the manifest files under a directory, sorted, recursively.
+func expand(p string) ([]string, error) {
+	if p == "-" {
+		return []string{p}, nil
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return []string{p}, nil
+	}
+	var files []string
+	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".yaml", ".yml", ".json":
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(files)
+	return files, nil
+}
+
+// readInput reads a file, or stdin for "-".
+func readInput(e *env, path string) ([]byte, error) {
+	if path == "-" {
+		b, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, fmt.Errorf("stdin: %v", err)
+		}
+		return b, nil
+	}
+	return os.ReadFile(path)
+}
+
+// report writes diagnostics to stderr in the chosen format, sorted.
+func report(e *env, c *common, ds model.Diagnostics) {
+	ds = ds.Sorted()
+	for _, d := range ds {
+		if c.diagnostics == "json" {
+			b, err := json.Marshal(d)
+			if err != nil {
+				continue
+			}
+			fmt.Fprintf(e.stderr, "%s\n", b)
+			continue
+		}
+		fmt.Fprintln(e.stderr, d.String())
+	}
+}
+
+// emit prints a registry document and the diagnostics and picks the exit status.
+func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
+	report(e, c, ds)
+	if doc == nil {
+		return exitError
+	}
+	if _, err := e.stdout.Write(doc); err != nil {
+		fmt.Fprintf(e.stderr, "mcpreg: writing output: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// fileRef names a registry file in diagnostics.
+func fileRef(path string) model.ObjectRef {
+	if path == "-" {
+		path = "(stdin)"
+	}
+	return model.ObjectRef{Kind: "File", Name: path}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// runConvert reads registry data of any shape (SPEC §3.1) and prints it as an
+// upstream document, entries normalised and sorted by name.
+func runConvert(e *env, args []string) int {
+	var c common
+	fs := newFlagSet(e, "convert", "FILE [--default-namespace NS] [--format auto|upstream|toolhive|list]")
+	c.register(fs, false)
+	ns := fs.String("default-namespace", model.DefaultNamespace, "reverse-DNS `NS` for legacy names without one")
+	format := fs.String("format", "auto", "input `FORMAT`: auto, upstream, toolhive or list")
+	pos, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if err := c.check(); err != nil {
+		return usageError(e, "convert: %v", err)
+	}
+	if len(pos) != 1 {
+		return usageError(e, "convert: want exactly one FILE (or - for stdin), got %d", len(pos))
+	}
+	f, err := model.ParseFormat(*format)
+	if err != nil {
+		return usageError(e, "convert: %v", err)
+	}
+	if *ns == "" || !model.NamePattern.MatchString(*ns+"/x") {
+		return usageError(e, "convert: --default-namespace %q is not a valid reverse-DNS namespace", *ns)
+	}
+	data, err := readInput(e, pos[0])
+	if err != nil {
+		return usageError(e, "convert: %v", err)
+	}
+	src := fileRef(pos[0])
+	reg, ds := model.Parse(data, model.ParseOptions{Format: f, DefaultNamespace: *ns, Source: src})
+	if reg == nil {
+		return emit(e, &c, nil, ds)
+	}
+	out := model.NewRegistry(c.lastUpdated(e), reg.Servers)
+	out.DataExtra = reg.DataExtra
+	switch {
+	case reg.Version == "" || reg.Version == out.Version:
+	case model.ValidDocumentVersion(reg.Version):
+		out.Version = reg.Version
+	default:
+		ds = append(ds, model.Warningf(model.ReasonInvalidEntry, src, "version",
+			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
+	}
+	ds = append(ds, model.Finish(out, src)...)
+	return emit(e, &c, out.Encode(), ds)
+}
+
+// runValidate checks an upstream registry document against SPEC §8 and exits
+// 1 when any rule is broken, naming the server and the rule.
+func runValidate(e *env, args []string) int {
+	var c common
+	fs := newFlagSet(e, "validate", "FILE")
+	c.register(fs, false)
+	pos, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	if err := c.check(); err != nil {
+		return usageError(e, "validate: %v", err)
+	}
+	if len(pos) != 1 {
+		return usageError(e, "validate: want exactly one FILE (or - for stdin), got %d", len(pos))
+	}
+	data, err := readInput(e, pos[0])
+	if err != nil {
+		return usageError(e, "validate: %v", err)
+	}
+	src := fileRef(pos[0])
+	ds := model.ValidateJSON(data, src)
+	report(e, &c, ds)
+	if ds.HasErrors() {
+		if c.diagnostics == "text" {
+			n := len(ds.WithSeverity(model.SeverityError))
+			fmt.Fprintf(e.stderr, "%s: invalid (%d errors)\n", src.Name, n)
+		}
+		return exitError
+	}
+	if c.diagnostics == "text" {
+		fmt.Fprintf(e.stderr, "%s: valid\n", src.Name)
+	}
+	return exitOK
+}

@@ -1,0 +1,246 @@
+// Package manifest decodes Kubernetes manifests (YAML or JSON, multi-document,
+// "kind: List") into the typed snapshots the library works on.
+//
+// It is the reading side of the CLI and of the golden tests, kept free of I/O
+// so that both, and the fuzzer, feed it bytes. Objects of kinds the library
+// does not read are skipped; a document that cannot be decoded is an error
+// naming the source and the document.
+package manifest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// Objects is a snapshot of the objects read from manifests, by kind, in the
+// order they were read.
+type Objects struct {
+	ConfigMaps []*corev1.ConfigMap
+	Services   []*corev1.Service
+	Namespaces []*corev1.Namespace
+	Gateways   []*gwv1.Gateway
+	HTTPRoutes []*gwv1.HTTPRoute
+	// ReferenceGrants holds v1 and v1beta1 grants alike: v1beta1.ReferenceGrant
+	// is defined as v1.ReferenceGrant, so nothing is lost.
+	ReferenceGrants   []*gwv1.ReferenceGrant
+	MCPServers        []*model.MCPServer
+	MCPRemoteProxies  []*model.MCPRemoteProxy
+	VirtualMCPServers []*model.VirtualMCPServer
+	MCPGroups         []*model.MCPGroup
+	MCPRegistries     []*model.MCPRegistry
+}
+
+// Len is the number of objects held.
+func (o *Objects) Len() int {
+	return len(o.ConfigMaps) + len(o.Services) + len(o.Namespaces) + len(o.Gateways) +
+		len(o.HTTPRoutes) + len(o.ReferenceGrants) + len(o.MCPServers) + len(o.MCPRemoteProxies) +
+		len(o.VirtualMCPServers) + len(o.MCPGroups) + len(o.MCPRegistries)
+}
+
+// Append adds all objects of p to o.
+func (o *Objects) Append(p *Objects) {
+	o.ConfigMaps = append(o.ConfigMaps, p.ConfigMaps...)
+	o.Services = append(o.Services, p.Services...)
+	o.Namespaces = append(o.Namespaces, p.Namespaces...)
+	o.Gateways = append(o.Gateways, p.Gateways...)
+	o.HTTPRoutes = append(o.HTTPRoutes, p.HTTPRoutes...)
+	o.ReferenceGrants = append(o.ReferenceGrants, p.ReferenceGrants...)
+	o.MCPServers = append(o.MCPServers, p.MCPServers...)
+	o.MCPRemoteProxies = append(o.MCPRemoteProxies, p.MCPRemoteProxies...)
+	o.VirtualMCPServers = append(o.VirtualMCPServers, p.VirtualMCPServers...)
+	o.MCPGroups = append(o.MCPGroups, p.MCPGroups...)
+	o.MCPRegistries = append(o.MCPRegistries, p.MCPRegistries...)
+}
+
+// maxListDepth bounds nested "kind: List" documents.
+const maxListDepth = 8
+
+// Decode reads every document of data (YAML or JSON; several documents
+// separated by "---" or concatenated JSON values) into o. source names the
+// input in errors (a file path, or "-" for stdin).
+func Decode(data []byte, source string) (*Objects, error) {
+	o := &Objects{}
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for doc := 1; ; doc++ {
+		chunk, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			return o, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: document %d: %v", source, doc, err)
+		}
+		if len(bytes.TrimSpace(stripComments(chunk))) == 0 {
+			continue
+		}
+		if err := o.decodeDocument(chunk, source, doc); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// stripComments drops full-line YAML comments, so a document holding only
+// comments counts as empty.
+func stripComments(b []byte) []byte {
+	var out []byte
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			out = append(out, line...)
+			out = append(out, '\n')
+		}
+	}
+	return out
+}
+
+func (o *Objects) decodeDocument(chunk []byte, source string, doc int) error {
+	values, ok := jsonValues(bytes.TrimSpace(chunk))
+	if !ok {
+		j, err := yaml.YAMLToJSON(chunk)
+		if err != nil {
+			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+		}
+		values = []json.RawMessage{j}
+	}
+	for _, v := range values {
+		if err := o.decodeValue(v, source, doc, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// jsonValues splits a document that is one JSON value or several in a row (as
+// "kubectl get -o json" of several objects prints them). ok is false when the
+// document is not JSON, so the caller reads it as YAML.
+func jsonValues(data []byte) (values []json.RawMessage, ok bool) {
+	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for {
+		var v json.RawMessage
+		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
+			return values, len(values) > 0
+		} else if err != nil {
+			return nil, false
+		}
+		values = append(values, v)
+	}
+}
+
+type typeMeta struct {
+	APIVersion string            `json:"apiVersion"`
+	Kind       string            `json:"kind"`
+	Items      []json.RawMessage `json:"items"`
+	Metadata   struct {
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"metadata"`
+}
+
+func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) error {
+	trimmed := bytes.TrimSpace(v)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return nil
+	}
+	if trimmed[0] == '[' {
+		// A bare JSON array of objects.
+		var items []json.RawMessage
+		if err := json.Unmarshal(trimmed, &items); err != nil {
+			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+		}
+		for _, it := range items {
+			if err := o.decodeValue(it, source, doc, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if trimmed[0] != '{' {
+		return fmt.Errorf("%s: document %d: not a Kubernetes object (a YAML mapping with apiVersion and kind)", source, doc)
+	}
+	var tm typeMeta
+	if err := json.Unmarshal(trimmed, &tm); err != nil {
+		return fmt.Errorf("%s: document %d: %v", source, doc, err)
+	}
+	where := func(err error) error {
+		name := tm.Metadata.Name
+		if tm.Metadata.Namespace != "" {
+			name = tm.Metadata.Namespace + "/" + name
+		}
+		return fmt.Errorf("%s: document %d: %s %s: %v", source, doc, tm.Kind, name, err)
+	}
+	if tm.Kind == "List" || (strings.HasSuffix(tm.Kind, "List") && tm.Items != nil) {
+		if depth >= maxListDepth {
+			return where(errors.New("lists nested too deeply"))
+		}
+		for _, it := range tm.Items {
+			if err := o.decodeValue(it, source, doc, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	group, version, hasSlash := strings.Cut(tm.APIVersion, "/")
+	if !hasSlash {
+		group, version = "", tm.APIVersion
+	}
+	switch {
+	case group == "" && version == "v1":
+		switch tm.Kind {
+		case "ConfigMap":
+			return decodeInto(trimmed, &o.ConfigMaps, where)
+		case "Service":
+			return decodeInto(trimmed, &o.Services, where)
+		case "Namespace":
+			return decodeInto(trimmed, &o.Namespaces, where)
+		}
+	case group == gwv1.GroupName:
+		switch tm.Kind {
+		case "Gateway":
+			return decodeInto(trimmed, &o.Gateways, where)
+		case "HTTPRoute":
+			return decodeInto(trimmed, &o.HTTPRoutes, where)
+		case "ReferenceGrant":
+			// v1 and v1beta1 ReferenceGrants have the same shape; keep one type.
+			return decodeInto(trimmed, &o.ReferenceGrants, where)
+		}
+	}
+	obj, err := model.DecodeToolHive(trimmed)
+	if err != nil {
+		return where(err)
+	}
+	switch t := obj.(type) {
+	case *model.MCPServer:
+		o.MCPServers = append(o.MCPServers, t)
+	case *model.MCPRemoteProxy:
+		o.MCPRemoteProxies = append(o.MCPRemoteProxies, t)
+	case *model.VirtualMCPServer:
+		o.VirtualMCPServers = append(o.VirtualMCPServers, t)
+	case *model.MCPGroup:
+		o.MCPGroups = append(o.MCPGroups, t)
+	case *model.MCPRegistry:
+		o.MCPRegistries = append(o.MCPRegistries, t)
+	}
+	return nil
+}
+
+func decodeInto[T any](data []byte, dst *[]*T, where func(error) error) error {
+	obj := new(T)
+	if err := json.Unmarshal(data, obj); err != nil {
+		return where(err)
+	}
+	*dst = append(*dst, obj)
+	return nil
+}

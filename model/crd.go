@@ -1,0 +1,385 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+)
+
+// ToolHiveGroup is the API group of ToolHive's CRDs.
+const ToolHiveGroup = "toolhive.stacklok.dev"
+
+// Kinds of the ToolHive CRDs the library reads.
+const (
+	KindMCPServer        = "MCPServer"
+	KindMCPRemoteProxy   = "MCPRemoteProxy"
+	KindVirtualMCPServer = "VirtualMCPServer"
+	KindMCPGroup         = "MCPGroup"
+	KindMCPRegistry      = "MCPRegistry"
+)
+
+// GroupRef names an MCPGroup in the same namespace. ToolHive's v1alpha1 API
+// spells it as a string, v1beta1 as {"name": ...}; both decode into GroupRef.
+// It encodes as the v1beta1 object.
+type GroupRef struct {
+	Name string `json:"name"`
+}
+
+// UnmarshalJSON accepts "name", {"name": "name"} and null.
+func (g *GroupRef) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*g = GroupRef{}
+		return nil
+	case len(b) > 0 && b[0] == '"':
+		return json.Unmarshal(b, &g.Name)
+	}
+	type plain GroupRef
+	return json.Unmarshal(b, (*plain)(g))
+}
+
+// MCPServer is a snapshot of ToolHive's MCPServer: the fields the library reads.
+type MCPServer struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              MCPServerSpec `json:"spec"`
+}
+
+// MCPServerSpec holds the MCPServer fields the library reads.
+type MCPServerSpec struct {
+	Image string `json:"image,omitempty"`
+	// Transport is stdio (the default when empty), sse or streamable-http.
+	Transport string `json:"transport,omitempty"`
+	// ProxyMode is how a stdio server is exposed: sse or streamable-http
+	// (the default when empty).
+	ProxyMode string    `json:"proxyMode,omitempty"`
+	ProxyPort int32     `json:"proxyPort,omitempty"`
+	Port      int32     `json:"port,omitempty"`
+	GroupRef  *GroupRef `json:"groupRef,omitempty"`
+}
+
+// EffectiveTransport is spec.transport with its default applied.
+func (s *MCPServer) EffectiveTransport() string {
+	if s.Spec.Transport == "" {
+		return TransportStdio
+	}
+	return s.Spec.Transport
+}
+
+// RemoteType is the remotes[].type clients use to reach the server through
+// ToolHive's proxy: the transport itself, or for stdio the proxy mode.
+func (s *MCPServer) RemoteType() string {
+	if t := s.EffectiveTransport(); t != TransportStdio {
+		return t
+	}
+	if s.Spec.ProxyMode == "" {
+		return TransportStreamableHTTP
+	}
+	return s.Spec.ProxyMode
+}
+
+// Group returns the name of the MCPGroup the server belongs to, or "".
+func (s *MCPServer) Group() string { return groupName(s.Spec.GroupRef) }
+
+// MCPRemoteProxy is a snapshot of ToolHive's MCPRemoteProxy.
+type MCPRemoteProxy struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              MCPRemoteProxySpec `json:"spec"`
+}
+
+// MCPRemoteProxySpec holds the MCPRemoteProxy fields the library reads.
+type MCPRemoteProxySpec struct {
+	// RemoteURL is spec.remoteURL (v1alpha1) or spec.remoteUrl (v1beta1).
+	RemoteURL string `json:"remoteURL,omitempty"`
+	// Transport is streamable-http (the default when empty) or sse.
+	Transport string    `json:"transport,omitempty"`
+	ProxyPort int32     `json:"proxyPort,omitempty"`
+	Port      int32     `json:"port,omitempty"`
+	GroupRef  *GroupRef `json:"groupRef,omitempty"`
+}
+
+// UnmarshalJSON accepts both spellings of the remote URL field.
+func (s *MCPRemoteProxySpec) UnmarshalJSON(b []byte) error {
+	type plain MCPRemoteProxySpec
+	var p struct {
+		plain
+		RemoteURLv1beta1 string `json:"remoteUrl,omitempty"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*s = MCPRemoteProxySpec(p.plain)
+	if s.RemoteURL == "" {
+		s.RemoteURL = p.RemoteURLv1beta1
+	}
+	return nil
+}
+
+// RemoteType is the remotes[].type of the proxy: its transport, default streamable-http.
+func (p *MCPRemoteProxy) RemoteType() string {
+	if p.Spec.Transport == "" {
+		return TransportStreamableHTTP
+	}
+	return p.Spec.Transport
+}
+
+// Group returns the name of the MCPGroup the proxy belongs to, or "".
+func (p *MCPRemoteProxy) Group() string { return groupName(p.Spec.GroupRef) }
+
+// VirtualMCPServer is a snapshot of ToolHive's VirtualMCPServer.
+type VirtualMCPServer struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              VirtualMCPServerSpec `json:"spec"`
+}
+
+// VirtualMCPServerSpec holds the VirtualMCPServer fields the library reads.
+type VirtualMCPServerSpec struct {
+	// GroupRef is spec.groupRef, or spec.config.groupRef in ToolHive versions
+	// that nest it; required.
+	GroupRef *GroupRef `json:"groupRef,omitempty"`
+}
+
+// UnmarshalJSON accepts groupRef at spec level or under spec.config.
+func (s *VirtualMCPServerSpec) UnmarshalJSON(b []byte) error {
+	var p struct {
+		GroupRef *GroupRef `json:"groupRef,omitempty"`
+		Config   *struct {
+			GroupRef *GroupRef `json:"groupRef,omitempty"`
+		} `json:"config,omitempty"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	s.GroupRef = p.GroupRef
+	if s.GroupRef == nil && p.Config != nil {
+		s.GroupRef = p.Config.GroupRef
+	}
+	return nil
+}
+
+// RemoteType of a VirtualMCPServer is always streamable-http.
+func (*VirtualMCPServer) RemoteType() string { return TransportStreamableHTTP }
+
+// Group returns the name of the MCPGroup the virtual server aggregates.
+func (v *VirtualMCPServer) Group() string { return groupName(v.Spec.GroupRef) }
+
+func groupName(g *GroupRef) string {
+	if g == nil {
+		return ""
+	}
+	return g.Name
+}
+
+// MCPGroup is a snapshot of ToolHive's MCPGroup.
+type MCPGroup struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              MCPGroupSpec `json:"spec"`
+}
+
+// MCPGroupSpec holds the MCPGroup fields.
+type MCPGroupSpec struct {
+	Description string `json:"description,omitempty"`
+}
+
+// MCPGroupStatus is the computed status of an MCPGroup, with the field names
+// of the CRD's status.
+type MCPGroupStatus struct {
+	Phase            string             `json:"phase"`
+	Servers          []string           `json:"servers"`
+	ServerCount      int                `json:"serverCount"`
+	RemoteProxies    []string           `json:"remoteProxies"`
+	RemoteProxyCount int                `json:"remoteProxyCount"`
+	Conditions       []metav1.Condition `json:"conditions"`
+}
+
+// MCPRegistry is a snapshot of ToolHive's MCPRegistry.
+type MCPRegistry struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              MCPRegistrySpec   `json:"spec"`
+	Status            MCPRegistryStatus `json:"status,omitempty"`
+}
+
+// MCPRegistrySpec holds the registry sources.
+type MCPRegistrySpec struct {
+	Registries []MCPRegistryConfig `json:"registries,omitempty"`
+}
+
+// MCPRegistryConfig is one source of an MCPRegistry. Exactly one of
+// ConfigMapRef, ConfigMapSelector, Git and API must be set.
+type MCPRegistryConfig struct {
+	Name              string             `json:"name"`
+	Format            string             `json:"format,omitempty"`
+	ConfigMapRef      *ConfigMapKeyRef   `json:"configMapRef,omitempty"`
+	ConfigMapSelector *ConfigMapSelector `json:"configMapSelector,omitempty"`
+	Git               *GitSource         `json:"git,omitempty"`
+	API               *APISource         `json:"api,omitempty"`
+	SyncPolicy        *SyncPolicy        `json:"syncPolicy,omitempty"`
+	Filter            *RegistryFilter    `json:"filter,omitempty"`
+}
+
+// DefaultRegistryKey is the ConfigMap key registry data is read from by default.
+const DefaultRegistryKey = "registry.json"
+
+// ConfigMapKeyRef names one ConfigMap in the MCPRegistry's namespace and a key.
+type ConfigMapKeyRef struct {
+	Name string `json:"name"`
+	Key  string `json:"key,omitempty"`
+}
+
+// ConfigMapSelector selects ConfigMaps of the MCPRegistry's namespace by label.
+type ConfigMapSelector struct {
+	MatchLabels      map[string]string                 `json:"matchLabels,omitempty"`
+	MatchExpressions []metav1.LabelSelectorRequirement `json:"matchExpressions,omitempty"`
+	// Key is the data key to read; DefaultRegistryKey when empty.
+	Key string `json:"key,omitempty"`
+}
+
+// LabelSelector returns the selector as a metav1.LabelSelector.
+func (s *ConfigMapSelector) LabelSelector() *metav1.LabelSelector {
+	return &metav1.LabelSelector{MatchLabels: s.MatchLabels, MatchExpressions: s.MatchExpressions}
+}
+
+// GitSource is a git registry source; the library only checks it is there.
+type GitSource struct {
+	Repository string `json:"repository,omitempty"`
+	Branch     string `json:"branch,omitempty"`
+	Tag        string `json:"tag,omitempty"`
+	Commit     string `json:"commit,omitempty"`
+	Path       string `json:"path,omitempty"`
+}
+
+// APISource is an API registry source; the library only checks it is there.
+type APISource struct {
+	Endpoint string `json:"endpoint,omitempty"`
+}
+
+// SyncPolicy says how often to sync; no policy means manual sync only.
+type SyncPolicy struct {
+	Interval string `json:"interval,omitempty"`
+}
+
+// RegistryFilter is the name and tag filter of a registry source.
+type RegistryFilter struct {
+	Names *IncludeExclude `json:"names,omitempty"`
+	Tags  *IncludeExclude `json:"tags,omitempty"`
+}
+
+// IncludeExclude holds include and exclude patterns.
+type IncludeExclude struct {
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+}
+
+// MCPRegistryStatus holds the status fields the sync decision reads.
+type MCPRegistryStatus struct {
+	SyncStatus *SyncStatus `json:"syncStatus,omitempty"`
+	// LastManualSyncTrigger is the value of the sync-trigger annotation last processed.
+	LastManualSyncTrigger string `json:"lastManualSyncTrigger,omitempty"`
+}
+
+// SyncStatus records the last sync.
+type SyncStatus struct {
+	Phase        string       `json:"phase,omitempty"`
+	Message      string       `json:"message,omitempty"`
+	LastAttempt  *metav1.Time `json:"lastAttempt,omitempty"`
+	AttemptCount int          `json:"attemptCount,omitempty"`
+	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
+	LastSyncHash string       `json:"lastSyncHash,omitempty"`
+	ServerCount  int          `json:"serverCount,omitempty"`
+}
+
+// Ref returns the ObjectRef of an object of the given kind.
+func Ref(kind string, meta *metav1.ObjectMeta) ObjectRef {
+	return ObjectRef{Kind: kind, Namespace: meta.Namespace, Name: meta.Name}
+}
+
+// DecodeToolHive decodes a ToolHive object of a known kind from JSON into its
+// snapshot type (*MCPServer, *MCPRemoteProxy, *VirtualMCPServer, *MCPGroup or
+// *MCPRegistry). The API version may be v1alpha1 or v1beta1. Objects of another
+// group or kind return (nil, nil).
+func DecodeToolHive(data []byte) (any, error) {
+	var tm metav1.TypeMeta
+	if err := json.Unmarshal(data, &tm); err != nil {
+		return nil, err
+	}
+	group, _, _ := strings.Cut(tm.APIVersion, "/")
+	if group != ToolHiveGroup && group != "mcp.toolhive.stacklok.io" {
+		return nil, nil
+	}
+	var obj any
+	switch tm.Kind {
+	case KindMCPServer:
+		obj = &MCPServer{}
+	case KindMCPRemoteProxy:
+		obj = &MCPRemoteProxy{}
+	case KindVirtualMCPServer:
+		obj = &VirtualMCPServer{}
+	case KindMCPGroup:
+		obj = &MCPGroup{}
+	case KindMCPRegistry:
+		obj = &MCPRegistry{}
+	default:
+		return nil, nil
+	}
+	if err := json.Unmarshal(data, obj); err != nil {
+		return nil, fmt.Errorf("%s: %w", tm.Kind, err)
+	}
+	return obj, nil
+}
+
+// FromUnstructured converts an object read with a dynamic client into its
+// snapshot type, as DecodeToolHive does, so consumers need no ToolHive Go types.
+func FromUnstructured(u *unstructured.Unstructured) (any, error) {
+	data, err := u.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return DecodeToolHive(data)
+}
+
+// MCPServerFromUnstructured converts an unstructured MCPServer.
+func MCPServerFromUnstructured(u *unstructured.Unstructured) (*MCPServer, error) {
+	return fromUnstructured[*MCPServer](u, KindMCPServer)
+}
+
+// MCPRemoteProxyFromUnstructured converts an unstructured MCPRemoteProxy.
+func MCPRemoteProxyFromUnstructured(u *unstructured.Unstructured) (*MCPRemoteProxy, error) {
+	return fromUnstructured[*MCPRemoteProxy](u, KindMCPRemoteProxy)
+}
+
+// VirtualMCPServerFromUnstructured converts an unstructured VirtualMCPServer.
+func VirtualMCPServerFromUnstructured(u *unstructured.Unstructured) (*VirtualMCPServer, error) {
+	return fromUnstructured[*VirtualMCPServer](u, KindVirtualMCPServer)
+}
+
+// MCPGroupFromUnstructured converts an unstructured MCPGroup.
+func MCPGroupFromUnstructured(u *unstructured.Unstructured) (*MCPGroup, error) {
+	return fromUnstructured[*MCPGroup](u, KindMCPGroup)
+}
+
+// MCPRegistryFromUnstructured converts an unstructured MCPRegistry.
+func MCPRegistryFromUnstructured(u *unstructured.Unstructured) (*MCPRegistry, error) {
+	return fromUnstructured[*MCPRegistry](u, KindMCPRegistry)
+}
+
+func fromUnstructured[T any](u *unstructured.Unstructured, kind string) (T, error) {
+	var zero T
+	obj, err := FromUnstructured(u)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := obj.(T)
+	if !ok {
+		return zero, fmt.Errorf("%s %s/%s is not a %s.%s object", u.GetKind(), u.GetNamespace(), u.GetName(), kind, ToolHiveGroup)
+	}
+	return t, nil
+}

@@ -1,0 +1,245 @@
+package model
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Severity says whether a diagnostic stopped the work (Error), dropped or
+// changed data the user should look at (Warning), or only explains (Info).
+type Severity int
+
+// Severities, most severe first so that sorting puts errors on top within an object.
+const (
+	SeverityError Severity = iota
+	SeverityWarning
+	SeverityInfo
+)
+
+// String returns "Error", "Warning" or "Info".
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "Error"
+	case SeverityWarning:
+		return "Warning"
+	case SeverityInfo:
+		return "Info"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// MarshalText writes the lower-case form the CLI's JSON diagnostics use.
+func (s Severity) MarshalText() ([]byte, error) {
+	return []byte(strings.ToLower(s.String())), nil
+}
+
+// UnmarshalText accepts the severity names in any case.
+func (s *Severity) UnmarshalText(b []byte) error {
+	switch strings.ToLower(string(b)) {
+	case "error":
+		*s = SeverityError
+	case "warning":
+		*s = SeverityWarning
+	case "info":
+		*s = SeverityInfo
+	default:
+		return fmt.Errorf("unknown severity %q", b)
+	}
+	return nil
+}
+
+// Reason is the machine-readable cause of a diagnostic. The set of reasons is a
+// public contract: tests and users match on these strings (SPEC §8).
+type Reason string
+
+// The reasons of SPEC §8.
+const (
+	ReasonInvalidSelector        Reason = "InvalidSelector"
+	ReasonNoConfigMapsSelected   Reason = "NoConfigMapsSelected"
+	ReasonMissingKey             Reason = "MissingKey"
+	ReasonInvalidJSON            Reason = "InvalidJSON"
+	ReasonUnknownFormat          Reason = "UnknownFormat"
+	ReasonInvalidEntry           Reason = "InvalidEntry"
+	ReasonDuplicateServer        Reason = "DuplicateServer"
+	ReasonNameConflict           Reason = "NameConflict"
+	ReasonConflictShadowed       Reason = "ConflictShadowed"
+	ReasonConflictError          Reason = "ConflictError"
+	ReasonNameCollision          Reason = "NameCollision"
+	ReasonNameTooLong            Reason = "NameTooLong"
+	ReasonDescriptionTooLong     Reason = "DescriptionTooLong"
+	ReasonPartialSyncFailure     Reason = "PartialSyncFailure"
+	ReasonOutputTooLarge         Reason = "OutputTooLarge"
+	ReasonInvalidFilter          Reason = "InvalidFilter"
+	ReasonInvalidAnnotationValue Reason = "InvalidAnnotationValue"
+	ReasonInvalidURL             Reason = "InvalidURL"
+	ReasonInsecureURL            Reason = "InsecureURL"
+	ReasonMissingDescription     Reason = "MissingDescription"
+	ReasonConflictingExport      Reason = "ConflictingExport"
+	ReasonRouteNotAccepted       Reason = "RouteNotAccepted"
+	ReasonStaleRouteStatus       Reason = "StaleRouteStatus"
+	ReasonParentNotFound         Reason = "ParentNotFound"
+	ReasonNoMatchingListener     Reason = "NoMatchingListener"
+	ReasonNotAllowedByListeners  Reason = "NotAllowedByListeners"
+	ReasonRefNotPermitted        Reason = "RefNotPermitted"
+	ReasonBackendNotFound        Reason = "BackendNotFound"
+	ReasonNoOwner                Reason = "NoOwner"
+	ReasonOwnerNotFound          Reason = "OwnerNotFound"
+	ReasonUnsupportedPathMatch   Reason = "UnsupportedPathMatch"
+	ReasonGatewayAddressPending  Reason = "GatewayAddressPending"
+	ReasonNoConcreteHostname     Reason = "NoConcreteHostname"
+	ReasonAmbiguousBackends      Reason = "AmbiguousBackends"
+	ReasonDuplicateName          Reason = "DuplicateName"
+	ReasonDuplicateRemoteURL     Reason = "DuplicateRemoteURL"
+	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
+)
+
+// Reasons lists every reason of SPEC §8, in the order the specification gives them.
+func Reasons() []Reason {
+	return []Reason{
+		ReasonInvalidSelector, ReasonNoConfigMapsSelected, ReasonMissingKey, ReasonInvalidJSON,
+		ReasonUnknownFormat, ReasonInvalidEntry, ReasonDuplicateServer, ReasonNameConflict,
+		ReasonConflictShadowed, ReasonConflictError, ReasonNameCollision, ReasonNameTooLong,
+		ReasonDescriptionTooLong, ReasonPartialSyncFailure, ReasonOutputTooLarge, ReasonInvalidFilter,
+		ReasonInvalidAnnotationValue, ReasonInvalidURL, ReasonInsecureURL, ReasonMissingDescription,
+		ReasonConflictingExport, ReasonRouteNotAccepted, ReasonStaleRouteStatus, ReasonParentNotFound,
+		ReasonNoMatchingListener, ReasonNotAllowedByListeners, ReasonRefNotPermitted,
+		ReasonBackendNotFound, ReasonNoOwner, ReasonOwnerNotFound, ReasonUnsupportedPathMatch,
+		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
+		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
+	}
+}
+
+// ObjectRef names the object a diagnostic is about. For registry data that did
+// not come from a Kubernetes object (a file on the command line), Kind is
+// "File" and Name is the path.
+type ObjectRef struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+}
+
+// String renders kind/namespace/name, or kind/name for cluster-scoped objects.
+func (o ObjectRef) String() string {
+	if o.Namespace == "" {
+		return o.Kind + "/" + o.Name
+	}
+	return o.Kind + "/" + o.Namespace + "/" + o.Name
+}
+
+func (o ObjectRef) compare(p ObjectRef) int {
+	return cmp.Or(
+		cmp.Compare(o.Kind, p.Kind),
+		cmp.Compare(o.Namespace, p.Namespace),
+		cmp.Compare(o.Name, p.Name),
+	)
+}
+
+// Diagnostic reports one thing the library dropped, renamed, changed or refused,
+// naming the object, the field and the value involved.
+type Diagnostic struct {
+	Severity Severity  `json:"severity"`
+	Reason   Reason    `json:"reason"`
+	Object   ObjectRef `json:"object"`
+	// Field is a field path inside Object (for example
+	// "metadata.annotations[toolhive.stacklok.dev/registry-url]" or
+	// "data.servers[3].name"); empty when the whole object is meant.
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// String renders the diagnostic on one line for humans.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(strings.ToLower(d.Severity.String()))
+	b.WriteString(" ")
+	b.WriteString(string(d.Reason))
+	b.WriteString(" ")
+	b.WriteString(d.Object.String())
+	if d.Field != "" {
+		b.WriteString(" ")
+		b.WriteString(d.Field)
+	}
+	b.WriteString(": ")
+	b.WriteString(d.Message)
+	return b.String()
+}
+
+// MarshalJSON writes the keys of the CLI contract (SPEC §9) in a fixed order.
+func (d Diagnostic) MarshalJSON() ([]byte, error) {
+	type wire Diagnostic
+	return json.Marshal(wire(d))
+}
+
+// Compare orders diagnostics by object, field, reason, severity and message, so
+// that lists sort the same whatever order the inputs came in.
+func (d Diagnostic) Compare(e Diagnostic) int {
+	return cmp.Or(
+		d.Object.compare(e.Object),
+		cmp.Compare(d.Field, e.Field),
+		cmp.Compare(d.Reason, e.Reason),
+		cmp.Compare(d.Severity, e.Severity),
+		cmp.Compare(d.Message, e.Message),
+	)
+}
+
+// Diagnostics is a list of diagnostics. Functions of this module return it sorted.
+type Diagnostics []Diagnostic
+
+// Sort sorts the list in place (see Diagnostic.Compare) and drops exact duplicates.
+func (ds *Diagnostics) Sort() {
+	slices.SortFunc(*ds, Diagnostic.Compare)
+	*ds = slices.Compact(*ds)
+}
+
+// Sorted returns a sorted copy without exact duplicates.
+func (ds Diagnostics) Sorted() Diagnostics {
+	out := slices.Clone(ds)
+	out.Sort()
+	return out
+}
+
+// HasErrors reports whether any diagnostic has severity Error.
+func (ds Diagnostics) HasErrors() bool {
+	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == SeverityError })
+}
+
+// WithReason returns the diagnostics with the given reason, in order.
+func (ds Diagnostics) WithReason(r Reason) Diagnostics {
+	var out Diagnostics
+	for _, d := range ds {
+		if d.Reason == r {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// WithSeverity returns the diagnostics of the given severity, in order.
+func (ds Diagnostics) WithSeverity(s Severity) Diagnostics {
+	var out Diagnostics
+	for _, d := range ds {
+		if d.Severity == s {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Errorf, Warningf and Infof build diagnostics; they keep call sites short.
+func Errorf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
+	return Diagnostic{Severity: SeverityError, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Warningf builds a Warning diagnostic.
+func Warningf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
+	return Diagnostic{Severity: SeverityWarning, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Infof builds an Info diagnostic.
+func Infof(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
+	return Diagnostic{Severity: SeverityInfo, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,469 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// The legacy ToolHive registry types, as far as conversion reads them. Field
+// names, JSON tags and omitempty rules mirror toolhive-core v0.0.43
+// (registry/types), so that conversion normalises exactly as ToolHive does.
+// Values ToolHive keeps as opaque Go values (custom_metadata, tool_definitions,
+// attestation predicates) are kept as raw JSON instead.
+
+type legacyBase struct {
+	Name            string          `json:"name,omitempty"`
+	Title           string          `json:"title,omitempty"`
+	Description     string          `json:"description"`
+	Tier            string          `json:"tier"`
+	Status          string          `json:"status"`
+	Transport       string          `json:"transport"`
+	Stateless       bool            `json:"stateless,omitempty"`
+	Tools           []string        `json:"tools"`
+	Metadata        *legacyMetadata `json:"metadata,omitempty"`
+	RepositoryURL   string          `json:"repository_url,omitempty"`
+	Tags            []string        `json:"tags,omitempty"`
+	Overview        string          `json:"overview,omitempty"`
+	ToolDefinitions json.RawMessage `json:"tool_definitions,omitempty"`
+	CustomMetadata  json.RawMessage `json:"custom_metadata,omitempty"`
+}
+
+type legacyImage struct {
+	legacyBase
+	Image       string             `json:"image"`
+	TargetPort  int                `json:"target_port,omitempty"`
+	ProxyPort   int                `json:"proxy_port,omitempty"`
+	Permissions *legacyPermissions `json:"permissions,omitempty"`
+	EnvVars     []*legacyEnvVar    `json:"env_vars,omitempty"`
+	Args        []string           `json:"args,omitempty"`
+	DockerTags  []string           `json:"docker_tags,omitempty"`
+	Provenance  *legacyProvenance  `json:"provenance,omitempty"`
+}
+
+type legacyRemote struct {
+	legacyBase
+	URL         string             `json:"url"`
+	ProxyPort   int                `json:"proxy_port,omitempty"`
+	Headers     []*legacyHeader    `json:"headers,omitempty"`
+	OAuthConfig *legacyOAuthConfig `json:"oauth_config,omitempty"`
+	EnvVars     []*legacyEnvVar    `json:"env_vars,omitempty"`
+}
+
+type legacyMetadata struct {
+	Stars       int               `json:"stars,omitempty"`
+	LastUpdated string            `json:"last_updated,omitempty"`
+	Kubernetes  *legacyKubernetes `json:"kubernetes,omitempty"`
+}
+
+type legacyKubernetes struct {
+	Kind      string `json:"kind,omitempty"`
+	Namespace string `json:"namespace,omitempty"`
+	Name      string `json:"name,omitempty"`
+	UID       string `json:"uid,omitempty"`
+	Image     string `json:"image,omitempty"`
+	Transport string `json:"transport,omitempty"`
+}
+
+type legacyPermissions struct {
+	Name       string                    `json:"name,omitempty"`
+	Read       []string                  `json:"read,omitempty"`
+	Write      []string                  `json:"write,omitempty"`
+	Network    *legacyNetworkPermissions `json:"network,omitempty"`
+	Privileged bool                      `json:"privileged,omitempty"`
+}
+
+type legacyNetworkPermissions struct {
+	Mode     string          `json:"mode,omitempty"`
+	Outbound *legacyOutbound `json:"outbound,omitempty"`
+	Inbound  *legacyInbound  `json:"inbound,omitempty"`
+}
+
+type legacyOutbound struct {
+	InsecureAllowAll bool     `json:"insecure_allow_all,omitempty"`
+	AllowHost        []string `json:"allow_host,omitempty"`
+	AllowPort        []int    `json:"allow_port,omitempty"`
+}
+
+type legacyInbound struct {
+	AllowHost []string `json:"allow_host,omitempty"`
+}
+
+type legacyProvenance struct {
+	SigstoreURL       string             `json:"sigstore_url"`
+	RepositoryURI     string             `json:"repository_uri"`
+	RepositoryRef     string             `json:"repository_ref,omitempty"`
+	SignerIdentity    string             `json:"signer_identity"`
+	RunnerEnvironment string             `json:"runner_environment"`
+	CertIssuer        string             `json:"cert_issuer"`
+	Attestation       *legacyAttestation `json:"attestation,omitempty"`
+}
+
+type legacyAttestation struct {
+	PredicateType string          `json:"predicate_type,omitempty"`
+	Predicate     json.RawMessage `json:"predicate,omitempty"`
+}
+
+type legacyEnvVar struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+	Default     string `json:"default,omitempty"`
+	Secret      bool   `json:"secret,omitempty"`
+}
+
+type legacyHeader struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Required    bool     `json:"required"`
+	Default     string   `json:"default,omitempty"`
+	Secret      bool     `json:"secret,omitempty"`
+	Choices     []string `json:"choices,omitempty"`
+}
+
+type legacyOAuthConfig struct {
+	Issuer       string            `json:"issuer,omitempty"`
+	AuthorizeURL string            `json:"authorize_url,omitempty"`
+	TokenURL     string            `json:"token_url,omitempty"`
+	ClientID     string            `json:"client_id,omitempty"`
+	Scopes       []string          `json:"scopes,omitempty"`
+	UsePKCE      bool              `json:"use_pkce,omitempty"`
+	OAuthParams  map[string]string `json:"oauth_params,omitempty"`
+	CallbackPort int               `json:"callback_port,omitempty"`
+	Resource     string            `json:"resource,omitempty"`
+}
+
+// serverExtensions mirrors toolhive-core's ServerExtensions: what ToolHive keeps
+// under _meta.publisher-provided["io.github.stacklok"][<image or url>].
+type serverExtensions struct {
+	Status          string             `json:"status"`
+	Tier            string             `json:"tier,omitempty"`
+	Tools           []string           `json:"tools,omitempty"`
+	Tags            []string           `json:"tags,omitempty"`
+	Overview        string             `json:"overview,omitempty"`
+	Metadata        *legacyMetadata    `json:"metadata,omitempty"`
+	CustomMetadata  json.RawMessage    `json:"custom_metadata,omitempty"`
+	Permissions     *legacyPermissions `json:"permissions,omitempty"`
+	Args            []string           `json:"args,omitempty"`
+	Provenance      *legacyProvenance  `json:"provenance,omitempty"`
+	DockerTags      []string           `json:"docker_tags,omitempty"`
+	ProxyPort       int                `json:"proxy_port,omitempty"`
+	Stateless       bool               `json:"stateless,omitempty"`
+	OAuthConfig     *legacyOAuthConfig `json:"oauth_config,omitempty"`
+	EnvVars         []*legacyEnvVar    `json:"env_vars,omitempty"`
+	ToolDefinitions json.RawMessage    `json:"tool_definitions,omitempty"`
+}
+
+// keyValueInput mirrors the upstream KeyValueInput as ToolHive's converter fills it.
+type keyValueInput struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	IsRequired  bool     `json:"isRequired,omitempty"`
+	IsSecret    bool     `json:"isSecret,omitempty"`
+	Default     string   `json:"default,omitempty"`
+	Choices     []string `json:"choices,omitempty"`
+}
+
+type transport struct {
+	Type    string          `json:"type"`
+	URL     string          `json:"url,omitempty"`
+	Headers []keyValueInput `json:"headers,omitempty"`
+}
+
+type ociPackage struct {
+	RegistryType         string          `json:"registryType"`
+	Identifier           string          `json:"identifier"`
+	EnvironmentVariables []keyValueInput `json:"environmentVariables,omitempty"`
+	Transport            transport       `json:"transport"`
+}
+
+type repository struct {
+	URL    string `json:"url"`
+	Source string `json:"source"`
+}
+
+// legacyName is the upstream name of a legacy entry: its own name if set, else
+// <namespace>/<key>; a name without "/" gets the namespace too (ToolHive leaves
+// it bare, which the upstream name pattern rejects).
+func legacyName(entryName, key, namespace string) string {
+	n := entryName
+	if n == "" {
+		n = key
+	}
+	if !strings.Contains(n, "/") {
+		n = namespace + "/" + n
+	}
+	return n
+}
+
+func marshal(v any) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	if err := enc.Encode(v); err != nil {
+		// Only the mirror types above are marshalled; they always encode.
+		panic(fmt.Sprintf("model: marshal %T: %v", v, err))
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+func newConvertedServer(b *legacyBase, name string) *Server {
+	// Members in the order of upstream ServerJSON: $schema, name, description,
+	// title, repository, version; packages, remotes and _meta follow.
+	s := &Server{}
+	s.Set(KeySchema, jsonx.Quote(ServerSchemaURL))
+	s.SetName(name)
+	s.SetDescription(b.Description)
+	if b.Title != "" {
+		s.Set(KeyTitle, jsonx.Quote(b.Title))
+	}
+	if b.RepositoryURL != "" {
+		s.Set("repository", marshal(repository{URL: b.RepositoryURL, Source: "github"}))
+	}
+	s.SetVersion("1.0.0")
+	return s
+}
+
+func publisherMeta(key string, ext serverExtensions) json.RawMessage {
+	if ext.Status == "" {
+		ext.Status = "active"
+	}
+	b := []byte(`{"` + PublisherProvidedKey + `":{"` + ToolHivePublisher + `":{`)
+	b = jsonx.AppendQuote(b, key)
+	b = append(b, ':')
+	b = append(b, marshal(ext)...)
+	return append(b, "}}}"...)
+}
+
+func convertImage(key string, raw json.RawMessage, namespace string) (*Server, error) {
+	var m legacyImage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("cannot read container server entry: %v", err)
+	}
+	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
+	tr := m.Transport
+	if tr == "" {
+		tr = "stdio"
+	}
+	t := transport{Type: tr}
+	if tr == "streamable-http" || tr == "sse" {
+		// ToolHive's converter points local HTTP transports at localhost.
+		t.URL = "http://localhost"
+		if m.TargetPort > 0 {
+			t.URL = fmt.Sprintf("http://localhost:%d", m.TargetPort)
+		}
+	}
+	pkg := ociPackage{RegistryType: "oci", Identifier: m.Image, Transport: t}
+	for _, ev := range m.EnvVars {
+		if ev == nil {
+			ev = &legacyEnvVar{}
+		}
+		pkg.EnvironmentVariables = append(pkg.EnvironmentVariables, keyValueInput{
+			Name: ev.Name, Description: ev.Description, IsRequired: ev.Required, IsSecret: ev.Secret, Default: ev.Default,
+		})
+	}
+	s.Set(KeyPackages, marshal([]ociPackage{pkg}))
+	s.Set(KeyMeta, publisherMeta(m.Image, serverExtensions{
+		Status: m.Status, Tier: m.Tier, Tools: m.Tools, Tags: m.Tags, Overview: m.Overview,
+		Metadata: m.Metadata, CustomMetadata: m.CustomMetadata, Permissions: m.Permissions,
+		Args: m.Args, Provenance: m.Provenance, DockerTags: m.DockerTags, ProxyPort: m.ProxyPort,
+		Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
+	}))
+	return s, nil
+}
+
+func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, error) {
+	var m legacyRemote
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("cannot read remote server entry: %v", err)
+	}
+	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
+	t := transport{Type: m.Transport, URL: m.URL}
+	for _, h := range m.Headers {
+		if h == nil {
+			h = &legacyHeader{}
+		}
+		t.Headers = append(t.Headers, keyValueInput{
+			Name: h.Name, Description: h.Description, IsRequired: h.Required, IsSecret: h.Secret,
+			Default: h.Default, Choices: h.Choices,
+		})
+	}
+	s.Set(KeyRemotes, marshal([]transport{t}))
+	s.Set(KeyMeta, publisherMeta(m.URL, serverExtensions{
+		Status: m.Status, Tier: m.Tier, Tools: m.Tools, Tags: m.Tags, Overview: m.Overview,
+		Metadata: m.Metadata, CustomMetadata: m.CustomMetadata, OAuthConfig: m.OAuthConfig,
+		EnvVars: m.EnvVars, ProxyPort: m.ProxyPort, Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
+	}))
+	return s, nil
+}
+
+// legacyCollector gathers converted entries, keeping the first of each name.
+type legacyCollector struct {
+	opts    ParseOptions
+	servers []*Server
+	byName  map[string]int
+	ds      Diagnostics
+}
+
+func (c *legacyCollector) add(s *Server, field string) {
+	if i, ok := c.byName[s.Name()]; ok {
+		// The same server listed twice (a group repeating a top-level entry) is
+		// one server; a different one under the same name is a duplicate.
+		if !bytes.Equal(c.servers[i].AppendJSON(nil), s.AppendJSON(nil)) {
+			c.ds = append(c.ds, Warningf(ReasonDuplicateServer, c.opts.Source, c.opts.field(field),
+				"skipped: server %q is already defined by an earlier entry", s.Name()))
+		}
+		return
+	}
+	c.byName[s.Name()] = len(c.servers)
+	c.servers = append(c.servers, s)
+}
+
+// convertMap converts a legacy "servers" or "remote_servers" object, keys sorted
+// so that the output does not depend on JSON member order.
+func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bool) {
+	if k := jsonx.Kind(raw); k == 'n' {
+		return
+	} else if k != '{' {
+		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(path), "skipped: %s is %s, not an object", path, describeKind(raw)))
+		return
+	}
+	ms, _ := jsonx.Members(raw)
+	slices.SortStableFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
+	for _, m := range ms {
+		field := path + "[" + m.Key + "]"
+		if jsonx.Kind(m.Value) != '{' {
+			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry %q is %s, not an object", m.Key, describeKind(m.Value)))
+			continue
+		}
+		if m.Key == "" {
+			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry has an empty key"))
+			continue
+		}
+		var s *Server
+		var err error
+		if remote {
+			s, err = convertRemote(m.Key, m.Value, c.opts.namespace())
+		} else {
+			s, err = convertImage(m.Key, m.Value, c.opts.namespace())
+		}
+		if err != nil {
+			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			continue
+		}
+		c.add(s, field)
+	}
+}
+
+func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+	c := &legacyCollector{opts: opts, byName: map[string]int{}}
+	top, _ := jsonx.Members(data)
+	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
+	var servers, remotes, groups json.RawMessage
+	for _, m := range top {
+		switch m.Key {
+		case "version":
+			// ToolHive copies the document version; keep it when it is one the
+			// upstream schema accepts.
+			if v, ok := jsonx.String(m.Value); ok && docVersionRE.MatchString(v) {
+				reg.Version = v
+			}
+		case "last_updated":
+			reg.LastUpdated, _ = jsonx.String(m.Value)
+		case "servers":
+			servers = m.Value
+		case "remote_servers":
+			remotes = m.Value
+		case "groups":
+			groups = m.Value
+		}
+	}
+	c.convertMap(servers, "servers", false)
+	c.convertMap(remotes, "remote_servers", true)
+	// ToolHive's converter ignores groups; their servers are converted here too
+	// so that a catalog that lists a server only inside a group loses nothing.
+	if groups != nil && jsonx.Kind(groups) == '[' {
+		els, _ := jsonx.Elements(groups)
+		for i, g := range els {
+			gm, err := jsonx.Members(g)
+			if err != nil {
+				continue
+			}
+			for _, m := range gm {
+				switch m.Key {
+				case "servers":
+					c.convertMap(m.Value, fmt.Sprintf("groups[%d].servers", i), false)
+				case "remote_servers":
+					c.convertMap(m.Value, fmt.Sprintf("groups[%d].remote_servers", i), true)
+				}
+			}
+		}
+	}
+	reg.Servers = c.servers
+	return reg, c.ds
+}
+
+// parseList reads the list shorthand {"servers": [{"name", "image"|"url", ...}]}:
+// each item is a legacy entry with an explicit name.
+func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+	c := &legacyCollector{opts: opts, byName: map[string]int{}}
+	top, _ := jsonx.Members(data)
+	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
+	for _, m := range top {
+		switch m.Key {
+		case "version":
+			if v, ok := jsonx.String(m.Value); ok && docVersionRE.MatchString(v) {
+				reg.Version = v
+			}
+		case "last_updated":
+			reg.LastUpdated, _ = jsonx.String(m.Value)
+		case "servers":
+			els, _ := jsonx.Elements(m.Value)
+			for i, el := range els {
+				field := fmt.Sprintf("servers[%d]", i)
+				s, err := convertListItem(el, opts.namespace())
+				if err != nil {
+					c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field(field), "skipped: %v", err))
+					continue
+				}
+				c.add(s, field)
+			}
+		}
+	}
+	reg.Servers = c.servers
+	return reg, c.ds
+}
+
+func convertListItem(el json.RawMessage, namespace string) (*Server, error) {
+	ms, err := jsonx.Members(el)
+	if err != nil {
+		return nil, fmt.Errorf("list item is %s, not an object", describeKind(el))
+	}
+	var name, image, url string
+	var hasImage, hasURL bool
+	for _, m := range ms {
+		switch m.Key {
+		case "name":
+			name, _ = jsonx.String(m.Value)
+		case "image":
+			image, hasImage = jsonx.String(m.Value)
+		case "url":
+			url, hasURL = jsonx.String(m.Value)
+		}
+	}
+	if name == "" {
+		return nil, fmt.Errorf("list item has no \"name\"")
+	}
+	switch {
+	case hasImage && image != "" && hasURL && url != "":
+		return nil, fmt.Errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
+	case hasImage && image != "":
+		return convertImage(name, el, namespace)
+	case hasURL && url != "":
+		return convertRemote(name, el, namespace)
+	}
+	return nil, fmt.Errorf("server %q has neither \"image\" nor \"url\"", name)
+}

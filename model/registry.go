@@ -1,0 +1,319 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// RegistrySchemaURL is the "$schema" of an upstream registry document, the
+// schema ToolHive's registry server validates against (toolhive-core
+// registry/types UpstreamRegistrySchemaURL).
+const RegistrySchemaURL = "https://raw.githubusercontent.com/stacklok/toolhive-core/main/registry/types/data/upstream-registry.schema.json"
+
+// RegistryVersion is the document "version" the library writes.
+const RegistryVersion = "1.0.0"
+
+// DefaultNamespace is the reverse-DNS namespace given to legacy and list
+// entries whose name has none, as ToolHive's converter does.
+const DefaultNamespace = "io.github.stacklok"
+
+// Format names one of the registry data shapes of SPEC §3.1.
+type Format string
+
+// The formats. FormatAuto asks Parse to detect the shape.
+const (
+	FormatAuto     Format = ""
+	FormatUpstream Format = "upstream"
+	FormatToolHive Format = "toolhive"
+	FormatList     Format = "list"
+)
+
+// ParseFormat reads a format name as users write it: "upstream", "toolhive"
+// (also "legacy"), "list", or "auto"/"" for detection.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "upstream":
+		return FormatUpstream, nil
+	case "toolhive", "legacy":
+		return FormatToolHive, nil
+	case "list":
+		return FormatList, nil
+	}
+	return "", fmt.Errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
+}
+
+// RawMember is a JSON object member kept as raw bytes.
+type RawMember struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Registry is an upstream registry document:
+// {"$schema", "version", "meta": {"last_updated"}, "data": {"servers": [...]}}.
+type Registry struct {
+	Schema      string
+	Version     string
+	LastUpdated string
+	Servers     []*Server
+	// DataExtra holds the members of "data" other than "servers" (skills,
+	// plugins, ...), passed through unchanged.
+	DataExtra []RawMember
+}
+
+// NewRegistry returns a document with the library's schema and version.
+func NewRegistry(lastUpdated string, servers []*Server) *Registry {
+	return &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion, LastUpdated: lastUpdated, Servers: servers}
+}
+
+// SortServers orders the servers by name, then by their JSON bytes, so that
+// output does not depend on input order.
+func (r *Registry) SortServers() {
+	slices.SortStableFunc(r.Servers, func(a, b *Server) int {
+		if c := strings.Compare(a.Name(), b.Name()); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.AppendJSON(nil), b.AppendJSON(nil))
+	})
+}
+
+// AppendJSON appends the document as compact JSON.
+func (r *Registry) AppendJSON(dst []byte) []byte {
+	dst = append(dst, `{"$schema":`...)
+	dst = jsonx.AppendQuote(dst, r.Schema)
+	dst = append(dst, `,"version":`...)
+	dst = jsonx.AppendQuote(dst, r.Version)
+	dst = append(dst, `,"meta":{"last_updated":`...)
+	dst = jsonx.AppendQuote(dst, r.LastUpdated)
+	dst = append(dst, `},"data":{"servers":[`...)
+	for i, s := range r.Servers {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = s.AppendJSON(dst)
+	}
+	dst = append(dst, ']')
+	for _, m := range r.DataExtra {
+		dst = append(dst, ',')
+		dst = jsonx.AppendQuote(dst, m.Key)
+		dst = append(dst, ':')
+		dst = jsonx.AppendCompact(dst, m.Value)
+	}
+	return append(dst, "}}"...)
+}
+
+// MarshalJSON writes the document as compact JSON.
+func (r *Registry) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
+
+// Encode returns the document as the CLI prints it: two-space indented JSON
+// with a trailing newline.
+func (r *Registry) Encode() []byte {
+	compact := r.AppendJSON(nil)
+	var buf bytes.Buffer
+	buf.Grow(len(compact) + len(compact)/2)
+	if err := json.Indent(&buf, compact, "", "  "); err != nil {
+		// AppendJSON only writes valid JSON; keep the compact form if not.
+		return append(compact, '\n')
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes()
+}
+
+// ParseOptions controls Parse.
+type ParseOptions struct {
+	// Format forces a shape; FormatAuto detects it.
+	Format Format
+	// DefaultNamespace replaces DefaultNamespace for legacy and list entries.
+	DefaultNamespace string
+	// Source names the object the data came from, for diagnostics.
+	Source ObjectRef
+	// FieldPrefix is prepended to field paths in diagnostics (for example
+	// "data[registry.json]" for a ConfigMap key).
+	FieldPrefix string
+}
+
+func (o ParseOptions) namespace() string {
+	if o.DefaultNamespace != "" {
+		return o.DefaultNamespace
+	}
+	return DefaultNamespace
+}
+
+func (o ParseOptions) field(path string) string {
+	switch {
+	case o.FieldPrefix == "":
+		return path
+	case path == "":
+		return o.FieldPrefix
+	case strings.HasPrefix(path, "["):
+		return o.FieldPrefix + path
+	}
+	return o.FieldPrefix + "." + path
+}
+
+// DetectFormat reports the shape of registry data (SPEC §3.1): a top-level
+// "data" object is upstream; a "servers" array is the list shorthand;
+// "servers"/"remote_servers" objects or a "groups" list are ToolHive legacy.
+// data must be valid JSON.
+func DetectFormat(data []byte) (Format, error) {
+	ms, err := jsonx.Members(data)
+	if err != nil {
+		return "", fmt.Errorf("registry data is %s, not an object", describeKind(data))
+	}
+	var legacy bool
+	var keys []string
+	for _, m := range ms {
+		keys = append(keys, m.Key)
+		k := jsonx.Kind(m.Value)
+		switch m.Key {
+		case "data":
+			if k == '{' {
+				return FormatUpstream, nil
+			}
+		case "servers":
+			if k == '[' {
+				return FormatList, nil
+			}
+			if k == '{' {
+				legacy = true
+			}
+		case "remote_servers":
+			if k == '{' {
+				legacy = true
+			}
+		case "groups":
+			if k == '[' || k == '{' {
+				legacy = true
+			}
+		}
+	}
+	if legacy {
+		return FormatToolHive, nil
+	}
+	if len(keys) > 8 {
+		keys = append(keys[:8], "...")
+	}
+	return "", fmt.Errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
+}
+
+// Parse reads registry data of any shape and returns it as an upstream
+// document. Entries that cannot be read are skipped, each with an InvalidEntry
+// warning; data that is not JSON (InvalidJSON) or of no known shape
+// (UnknownFormat) gives a nil registry and an Error. Parse does not check the
+// upstream validity rules (see Normalize and Validate).
+func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+	var ds Diagnostics
+	if !json.Valid(data) {
+		ds = append(ds, Errorf(ReasonInvalidJSON, opts.Source, opts.field(""), "%s", jsonError(data)))
+		return nil, ds
+	}
+	format := opts.Format
+	detected, derr := DetectFormat(data)
+	if format == FormatAuto {
+		if derr != nil {
+			ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format: %v", derr))
+			return nil, ds
+		}
+		format = detected
+	} else if derr != nil || detected != format {
+		what := "no known format"
+		if derr == nil {
+			what = "the " + string(detected) + " format"
+		}
+		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "format %q was requested but the data has %s", format, what))
+		return nil, ds
+	}
+	switch format {
+	case FormatUpstream:
+		return parseUpstream(data, opts)
+	case FormatList:
+		return parseList(data, opts)
+	case FormatToolHive:
+		return parseLegacy(data, opts)
+	}
+	ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
+	return nil, ds
+}
+
+// jsonError describes why data is not JSON, with the byte offset.
+func jsonError(data []byte) string {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se)
+	}
+	if err != nil {
+		return "invalid JSON: " + err.Error()
+	}
+	return "invalid JSON"
+}
+
+func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+	var ds Diagnostics
+	top, _ := jsonx.Members(data) // DetectFormat accepted it
+	reg := &Registry{}
+	var servers json.RawMessage
+	for _, m := range top {
+		switch m.Key {
+		case "$schema":
+			reg.Schema, _ = jsonx.String(m.Value)
+		case "version":
+			reg.Version, _ = jsonx.String(m.Value)
+		case "meta":
+			if ms, err := jsonx.Members(m.Value); err == nil {
+				for _, mm := range ms {
+					if mm.Key == "last_updated" {
+						reg.LastUpdated, _ = jsonx.String(mm.Value)
+					}
+				}
+			}
+		case "data":
+			dm, _ := jsonx.Members(m.Value)
+			for _, d := range dm {
+				if d.Key == "servers" {
+					servers = d.Value
+					continue
+				}
+				reg.DataExtra = append(reg.DataExtra, RawMember{Key: d.Key, Value: d.Value})
+			}
+		}
+	}
+	if servers == nil || jsonx.Kind(servers) == 'n' {
+		return reg, ds
+	}
+	els, err := jsonx.Elements(servers)
+	if err != nil {
+		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field("data.servers"), "data.servers is %s, not an array", describeKind(servers)))
+		return nil, ds
+	}
+	reg.Servers = make([]*Server, 0, len(els))
+	for i, el := range els {
+		field := opts.field(fmt.Sprintf("data.servers[%d]", i))
+		s, err := parseValidServer(el)
+		if err != nil {
+			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, field, "skipped: %v", err))
+			continue
+		}
+		if s.Name() == "" {
+			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, field+".name", "skipped: server entry has no name"))
+			continue
+		}
+		reg.Servers = append(reg.Servers, s)
+	}
+	return reg, ds
+}
+
+var docVersionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
+
+// ValidDocumentVersion reports whether v is a valid document "version"
+// (^\d+\.\d+\.\d+$).
+func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
