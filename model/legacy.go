@@ -309,6 +309,7 @@ type legacyCollector struct {
 }
 
 func (c *legacyCollector) add(s *Server, field string) {
+	s.origin = c.opts.field(field)
 	if i, ok := c.byName[s.Name()]; ok {
 		// The same server listed twice (a group repeating a top-level entry) is
 		// one server; a different one under the same name is a duplicate.
@@ -325,7 +326,7 @@ func (c *legacyCollector) add(s *Server, field string) {
 // convertMap converts a legacy "servers" or "remote_servers" object, keys sorted
 // so that the output does not depend on JSON member order.
 func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bool) {
-	if k := jsonx.Kind(raw); k == 'n' {
+	if k := jsonx.Kind(raw); k == 'n' || k == 0 {
 		return
 	} else if k != '{' {
 		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(path), "skipped: %s is %s, not an object", path, describeKind(raw)))

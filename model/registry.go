@@ -307,6 +307,7 @@ func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, field+".name", "skipped: server entry has no name"))
 			continue
 		}
+		s.origin = field
 		reg.Servers = append(reg.Servers, s)
 	}
 	return reg, ds
@@ -317,3 +318,28 @@ var docVersionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 // ValidDocumentVersion reports whether v is a valid document "version"
 // (^\d+\.\d+\.\d+$).
 func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
+
+// Convert reads registry data of any shape and returns the upstream document
+// to emit: entries normalised and sorted (see Finish), meta.last_updated set to
+// lastUpdated, the input's document version kept when valid. A nil registry
+// means the data could not be read at all (InvalidJSON, UnknownFormat).
+func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
+	reg, ds := Parse(data, opts)
+	if reg == nil {
+		ds.Sort()
+		return nil, ds
+	}
+	out := NewRegistry(lastUpdated, reg.Servers)
+	out.DataExtra = reg.DataExtra
+	switch {
+	case reg.Version == "" || reg.Version == out.Version:
+	case ValidDocumentVersion(reg.Version):
+		out.Version = reg.Version
+	default:
+		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("version"),
+			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
+	}
+	ds = append(ds, Finish(out, opts.Source)...)
+	ds.Sort()
+	return out, ds
+}

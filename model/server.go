@@ -43,6 +43,7 @@ type Server struct {
 	name        string
 	description string
 	version     string
+	origin      string
 }
 
 // NewServer returns an entry with $schema, name, description and version set.
@@ -141,6 +142,14 @@ func describeKind(raw []byte) string {
 	}
 	return "empty"
 }
+
+// Origin is the field path the entry was read from (for example
+// "data[registry.json].data.servers[3]" or "servers[github]"), set by Parse so
+// that later diagnostics point at the input; "" for entries built in memory.
+func (s *Server) Origin() string { return s.origin }
+
+// SetOrigin sets the field path diagnostics use for the entry.
+func (s *Server) SetOrigin(field string) { s.origin = field }
 
 // Name returns the entry's name, or "" when absent or not a string.
 func (s *Server) Name() string { return s.name }

@@ -553,8 +553,11 @@ func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagno
 	}
 	var problems []string
 	for _, d := range ValidateServer(s, obj, fieldPrefix) {
-		if d.Severity == SeverityError {
+		switch d.Severity {
+		case SeverityError:
 			problems = append(problems, strings.TrimPrefix(d.Message, fmt.Sprintf("server %q: ", s.Name())))
+		default:
+			ds = append(ds, d)
 		}
 	}
 	if len(problems) > 0 {
@@ -566,13 +569,17 @@ func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagno
 }
 
 // Finish normalises every server of r (see Normalize), drops those that cannot
-// be emitted and sorts the rest by name. Diagnostics name each server by its
-// position in r before sorting (data.servers[i]) and by name.
+// be emitted and sorts the rest by name. Diagnostics name each server by name
+// and by where it was read from (Server.Origin), else by its position in r.
 func Finish(r *Registry, obj ObjectRef) Diagnostics {
 	var ds Diagnostics
 	kept := r.Servers[:0]
 	for i, s := range r.Servers {
-		ok, d := Normalize(s, obj, fmt.Sprintf("data.servers[%d]", i))
+		field := s.Origin()
+		if field == "" {
+			field = fmt.Sprintf("data.servers[%d]", i)
+		}
+		ok, d := Normalize(s, obj, field)
 		ds = append(ds, d...)
 		if ok {
 			kept = append(kept, s)

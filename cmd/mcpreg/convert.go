@@ -36,21 +36,10 @@ func runConvert(e *env, args []string) int {
 		return usageError(e, "convert: %v", err)
 	}
 	src := fileRef(pos[0])
-	reg, ds := model.Parse(data, model.ParseOptions{Format: f, DefaultNamespace: *ns, Source: src})
-	if reg == nil {
+	out, ds := model.Convert(data, model.ParseOptions{Format: f, DefaultNamespace: *ns, Source: src}, c.lastUpdated(e))
+	if out == nil {
 		return emit(e, &c, nil, ds)
 	}
-	out := model.NewRegistry(c.lastUpdated(e), reg.Servers)
-	out.DataExtra = reg.DataExtra
-	switch {
-	case reg.Version == "" || reg.Version == out.Version:
-	case model.ValidDocumentVersion(reg.Version):
-		out.Version = reg.Version
-	default:
-		ds = append(ds, model.Warningf(model.ReasonInvalidEntry, src, "version",
-			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
-	}
-	ds = append(ds, model.Finish(out, src)...)
 	return emit(e, &c, out.Encode(), ds)
 }
 

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cliResult is what one CLI invocation produced.
+type cliResult struct {
+	stdout, stderr string
+	code           int
+}
+
+// invoke runs the CLI in-process with the given stdin and a fixed clock.
+func invoke(t *testing.T, stdin string, args ...string) cliResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{
+		stdin:  strings.NewReader(stdin),
+		stdout: &out,
+		stderr: &errb,
+		now:    func() time.Time { return time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC) },
+	}
+	code := run(e, args)
+	return cliResult{stdout: out.String(), stderr: errb.String(), code: code}
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestUsage(t *testing.T) {
+	if r := invoke(t, ""); r.code != exitUsage || !strings.Contains(r.stderr, "usage:") {
+		t.Errorf("no args: %+v", r)
+	}
+	if r := invoke(t, "", "frobnicate"); r.code != exitUsage {
+		t.Errorf("unknown verb: %+v", r)
+	}
+	if r := invoke(t, "", "convert"); r.code != exitUsage {
+		t.Errorf("convert without FILE: %+v", r)
+	}
+	if r := invoke(t, "", "convert", "/does/not/exist.json"); r.code != exitUsage || !strings.Contains(r.stderr, "/does/not/exist.json") {
+		t.Errorf("unreadable input: %+v", r)
+	}
+	if r := invoke(t, "{}", "convert", "-", "--now", "yesterday"); r.code != exitUsage {
+		t.Errorf("bad --now: %+v", r)
+	}
+	if r := invoke(t, "{}", "convert", "-", "--diagnostics", "xml"); r.code != exitUsage {
+		t.Errorf("bad --diagnostics: %+v", r)
+	}
+}
+
+func TestConvert(t *testing.T) {
+	list := `{"servers":[{"name":"github-mcp","image":"ghcr.io/github/mcp-server:latest","description":"GitHub"}]}`
+	r := invoke(t, list, "convert", "-", "--default-namespace", "com.example", "--now", "2025-01-02T03:04:05Z")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("convert: %+v", r)
+	}
+	var doc struct {
+		Meta struct {
+			LastUpdated string `json:"last_updated"`
+		} `json:"meta"`
+		Data struct {
+			Servers []struct{ Name string } `json:"servers"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Meta.LastUpdated != "2025-01-02T03:04:05Z" || len(doc.Data.Servers) != 1 || doc.Data.Servers[0].Name != "com.example/github-mcp" {
+		t.Errorf("document: %s", r.stdout)
+	}
+	if !strings.HasSuffix(r.stdout, "}\n") || !strings.Contains(r.stdout, "\n  \"version\"") {
+		t.Errorf("not two-space indented with a trailing newline: %q", r.stdout)
+	}
+	// Default --now is the current time (the test clock).
+	if r := invoke(t, list, "convert", "-"); !strings.Contains(r.stdout, `"last_updated": "2025-06-01T00:00:00Z"`) {
+		t.Errorf("default now: %s", r.stdout)
+	}
+
+	// Unreadable data: exit 1, nothing on stdout, a JSON diagnostic per line on stderr.
+	r = invoke(t, "{nope", "convert", "-", "--diagnostics", "json")
+	if r.code != exitError || r.stdout != "" {
+		t.Fatalf("bad JSON: %+v", r)
+	}
+	var d struct {
+		Severity string
+		Reason   string
+		Object   struct{ Kind, Namespace, Name string }
+		Message  string
+	}
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.stderr)), &d); err != nil {
+		t.Fatalf("stderr is not one JSON object: %q", r.stderr)
+	}
+	if d.Severity != "error" || d.Reason != "InvalidJSON" || d.Object.Kind != "File" || d.Object.Name != "(stdin)" || d.Message == "" {
+		t.Errorf("diagnostic: %+v", d)
+	}
+}
+
+// TestValidate: exit 1 naming the server and the rule for each broken rule of
+// the issue, exit 0 on a valid document.
+func TestValidate(t *testing.T) {
+	doc := func(server string) string {
+		return `{"$schema":"https://raw.githubusercontent.com/stacklok/toolhive-core/main/registry/types/data/upstream-registry.schema.json",
+		"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[` + server + `]}}`
+	}
+	tests := []struct {
+		name   string
+		server string
+		reason string
+		says   []string
+	}{
+		{"two slashes", `{"name":"io.github.acme/tools/fetch","description":"Fetch","version":"1.0.0"}`, "InvalidEntry",
+			[]string{`"io.github.acme/tools/fetch"`, `exactly one "/"`}},
+		{"101-character description", `{"name":"io.github.acme/fetch","description":"` + strings.Repeat("d", 101) + `","version":"1.0.0"}`, "DescriptionTooLong",
+			[]string{`"io.github.acme/fetch"`, "101 characters", "maximum is 100"}},
+		{"stdio remote", `{"name":"io.github.acme/fetch","description":"Fetch","version":"1.0.0","remotes":[{"type":"stdio","url":"https://fetch.acme.dev"}]}`, "InvalidEntry",
+			[]string{`"io.github.acme/fetch"`, `remotes[0].type is "stdio"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "registry.json", doc(tt.server))
+			r := invoke(t, "", "validate", path)
+			if r.code != exitError || r.stdout != "" {
+				t.Fatalf("want exit 1 and empty stdout, got %+v", r)
+			}
+			if !strings.Contains(r.stderr, "error "+tt.reason) || !strings.Contains(r.stderr, path) {
+				t.Errorf("stderr does not name the reason and file:\n%s", r.stderr)
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(r.stderr, s) {
+					t.Errorf("stderr lacks %q:\n%s", s, r.stderr)
+				}
+			}
+		})
+	}
+	valid := writeFile(t, "ok.json", doc(`{"name":"io.github.acme/fetch","description":"Fetch","version":"1.0.0","remotes":[{"type":"sse","url":"https://fetch.acme.dev/sse"}]}`))
+	if r := invoke(t, "", "validate", valid); r.code != exitOK || r.stdout != "" {
+		t.Errorf("valid document: %+v", r)
+	}
+	legacy := writeFile(t, "legacy.json", `{"servers":{"x":{"image":"i","description":"d"}}}`)
+	if r := invoke(t, "", "validate", legacy); r.code != exitError || !strings.Contains(r.stderr, "UnknownFormat") {
+		t.Errorf("legacy data: %+v", r)
+	}
+}
+
+// TestManifestInputs: -f takes files, directories (recursively), and - for
+// stdin; unknown kinds are ignored; errors name the file.
+func TestManifestInputs(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "nested")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		filepath.Join(dir, "a.yaml"):    "apiVersion: v1\nkind: Namespace\nmetadata: {name: a}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+		filepath.Join(sub, "b.json"):    `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"b"}}]}`,
+		filepath.Join(sub, "notes.txt"): "not a manifest",
+	} {
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &env{stdin: strings.NewReader("apiVersion: v1\nkind: Namespace\nmetadata: {name: c}\n")}
+	o, err := loadObjects(e, []string{dir, "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Namespaces) != 3 || o.Len() != 3 {
+		t.Errorf("loaded %+v", o)
+	}
+	bad := writeFile(t, "bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: 5\n")
+	if _, err := loadObjects(e, []string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("error does not name the file: %v", err)
+	}
+	ex, err := loadObjects(e, nil)
+	if err != nil || ex.Len() == 0 {
+		t.Errorf("embedded example: %v", err)
+	}
+}

@@ -1,0 +1,100 @@
+package manifest
+
+import (
+	"testing"
+)
+
+func TestDecodeShapes(t *testing.T) {
+	yamlMulti := `
+# leading comment
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: a, namespace: ns, labels: {x: "1"}}
+data: {registry.json: "{}"}
+---
+# only a comment
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ignored}
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: Service
+  metadata: {name: mcp-x-proxy, namespace: ns}
+- apiVersion: gateway.networking.k8s.io/v1
+  kind: HTTPRoute
+  metadata: {name: r, namespace: ns}
+  spec:
+    parentRefs: [{name: gw}]
+- apiVersion: gateway.networking.k8s.io/v1beta1
+  kind: ReferenceGrant
+  metadata: {name: g, namespace: other}
+  spec:
+    from: [{group: gateway.networking.k8s.io, kind: HTTPRoute, namespace: ns}]
+    to: [{group: "", kind: Service}]
+- apiVersion: toolhive.stacklok.dev/v1beta1
+  kind: MCPServer
+  metadata: {name: x, namespace: ns}
+  spec: {image: img, groupRef: {name: g}}
+`
+	o, err := Decode([]byte(yamlMulti), "multi.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.ConfigMaps) != 1 || len(o.Services) != 1 || len(o.HTTPRoutes) != 1 || len(o.ReferenceGrants) != 1 || len(o.MCPServers) != 1 || o.Len() != 5 {
+		t.Errorf("decoded %+v", o)
+	}
+	if o.MCPServers[0].Group() != "g" || o.ConfigMaps[0].Labels["x"] != "1" {
+		t.Errorf("fields lost: %+v %+v", o.MCPServers[0], o.ConfigMaps[0])
+	}
+
+	jsonStream := `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"a","labels":{"team":"x"}}}
+{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"b"}}`
+	o, err = Decode([]byte(jsonStream), "stream.json")
+	if err != nil || len(o.Namespaces) != 2 {
+		t.Fatalf("JSON stream: %v %+v", err, o)
+	}
+	o, err = Decode([]byte(`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"toolhive.stacklok.dev/v1alpha1","kind":"MCPGroup","metadata":{"name":"g","namespace":"n"}}]}`), "list.json")
+	if err != nil || len(o.MCPGroups) != 1 {
+		t.Fatalf("JSON List: %v %+v", err, o)
+	}
+}
+
+func TestDecodeErrorsNameTheSource(t *testing.T) {
+	for _, bad := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: [1, 2]\n",
+		"key: [unclosed\n",
+		"- just\n- a list\n",
+		"plain scalar\n",
+	} {
+		_, err := Decode([]byte(bad), "bad.yaml")
+		if err == nil {
+			t.Errorf("no error for %q", bad)
+			continue
+		}
+		if got := err.Error(); len(got) < 9 || got[:9] != "bad.yaml:" {
+			t.Errorf("error does not name the file: %v", err)
+		}
+	}
+}
+
+// FuzzDecode: no manifest input makes decoding panic.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		"apiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: List, items: []}]\n",
+		`{"apiVersion":"toolhive.stacklok.dev/v1alpha1","kind":"MCPServer","spec":{"groupRef":7}}`,
+		"---\n---\n", "[", "{}", "kind: HTTPRoute\napiVersion: gateway.networking.k8s.io/v1\nspec: {rules: [{}]}\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := Decode(data, "fuzz.yaml")
+		if err == nil && o == nil {
+			t.Fatal("nil objects without error")
+		}
+	})
+}
