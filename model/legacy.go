@@ -16,6 +16,29 @@ import (
 // Values ToolHive keeps as opaque Go values (custom_metadata, tool_definitions,
 // attestation predicates) are kept as raw JSON instead.
 
+// optionalRaw is raw JSON for a field ToolHive keeps as an opaque Go value. A
+// JSON null means "absent", as it does for ToolHive's any-typed fields, which
+// omitempty then drops.
+type optionalRaw json.RawMessage
+
+// UnmarshalJSON keeps the bytes, or nothing for null.
+func (r *optionalRaw) UnmarshalJSON(b []byte) error {
+	if string(bytes.TrimSpace(b)) == "null" {
+		*r = nil
+		return nil
+	}
+	*r = append((*r)[:0], b...)
+	return nil
+}
+
+// MarshalJSON writes the bytes back unchanged.
+func (r optionalRaw) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 {
+		return []byte("null"), nil
+	}
+	return r, nil
+}
+
 type legacyBase struct {
 	Name            string          `json:"name,omitempty"`
 	Title           string          `json:"title,omitempty"`
@@ -29,8 +52,8 @@ type legacyBase struct {
 	RepositoryURL   string          `json:"repository_url,omitempty"`
 	Tags            []string        `json:"tags,omitempty"`
 	Overview        string          `json:"overview,omitempty"`
-	ToolDefinitions json.RawMessage `json:"tool_definitions,omitempty"`
-	CustomMetadata  json.RawMessage `json:"custom_metadata,omitempty"`
+	ToolDefinitions optionalRaw     `json:"tool_definitions,omitempty"`
+	CustomMetadata  optionalRaw     `json:"custom_metadata,omitempty"`
 }
 
 type legacyImage struct {
@@ -105,7 +128,7 @@ type legacyProvenance struct {
 
 type legacyAttestation struct {
 	PredicateType string          `json:"predicate_type,omitempty"`
-	Predicate     json.RawMessage `json:"predicate,omitempty"`
+	Predicate     optionalRaw `json:"predicate,omitempty"`
 }
 
 type legacyEnvVar struct {
@@ -146,7 +169,7 @@ type serverExtensions struct {
 	Tags            []string           `json:"tags,omitempty"`
 	Overview        string             `json:"overview,omitempty"`
 	Metadata        *legacyMetadata    `json:"metadata,omitempty"`
-	CustomMetadata  json.RawMessage    `json:"custom_metadata,omitempty"`
+	CustomMetadata  optionalRaw        `json:"custom_metadata,omitempty"`
 	Permissions     *legacyPermissions `json:"permissions,omitempty"`
 	Args            []string           `json:"args,omitempty"`
 	Provenance      *legacyProvenance  `json:"provenance,omitempty"`
@@ -155,7 +178,7 @@ type serverExtensions struct {
 	Stateless       bool               `json:"stateless,omitempty"`
 	OAuthConfig     *legacyOAuthConfig `json:"oauth_config,omitempty"`
 	EnvVars         []*legacyEnvVar    `json:"env_vars,omitempty"`
-	ToolDefinitions json.RawMessage    `json:"tool_definitions,omitempty"`
+	ToolDefinitions optionalRaw        `json:"tool_definitions,omitempty"`
 }
 
 // keyValueInput mirrors the upstream KeyValueInput as ToolHive's converter fills it.
@@ -257,10 +280,10 @@ func convertImage(key string, raw json.RawMessage, namespace string) (*Server, e
 		}
 	}
 	pkg := ociPackage{RegistryType: "oci", Identifier: m.Image, Transport: t}
+	if i := slices.Index(m.EnvVars, nil); i >= 0 {
+		return nil, fmt.Errorf("env_vars[%d] is null", i)
+	}
 	for _, ev := range m.EnvVars {
-		if ev == nil {
-			ev = &legacyEnvVar{}
-		}
 		pkg.EnvironmentVariables = append(pkg.EnvironmentVariables, keyValueInput{
 			Name: ev.Name, Description: ev.Description, IsRequired: ev.Required, IsSecret: ev.Secret, Default: ev.Default,
 		})
@@ -282,10 +305,13 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 	}
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
 	t := transport{Type: m.Transport, URL: m.URL}
+	if i := slices.Index(m.Headers, nil); i >= 0 {
+		return nil, fmt.Errorf("headers[%d] is null", i)
+	}
+	if i := slices.Index(m.EnvVars, nil); i >= 0 {
+		return nil, fmt.Errorf("env_vars[%d] is null", i)
+	}
 	for _, h := range m.Headers {
-		if h == nil {
-			h = &legacyHeader{}
-		}
 		t.Headers = append(t.Headers, keyValueInput{
 			Name: h.Name, Description: h.Description, IsRequired: h.Required, IsSecret: h.Secret,
 			Default: h.Default, Choices: h.Choices,
@@ -298,6 +324,14 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 		EnvVars: m.EnvVars, ProxyPort: m.ProxyPort, Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
 	}))
 	return s, nil
+}
+
+// lastOfEachKey keeps, for each key, only its last member.
+func lastOfEachKey(ms []jsonx.Member) []jsonx.Member {
+	if !hasDuplicateKeys(ms) {
+		return ms
+	}
+	return dedupeMembers(ms)
 }
 
 // legacyCollector gathers converted entries, keeping the first of each name.
@@ -333,7 +367,10 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 		return
 	}
 	ms, _ := jsonx.Members(raw)
-	slices.SortStableFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
+	// A key given twice means its last value, as encoding/json (and so
+	// ToolHive) reads it; then keys in order, whatever the member order.
+	ms = lastOfEachKey(ms)
+	slices.SortFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
 	for _, m := range ms {
 		field := path + "[" + m.Key + "]"
 		if jsonx.Kind(m.Value) != '{' {
@@ -362,6 +399,7 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	c := &legacyCollector{opts: opts, byName: map[string]int{}}
 	top, _ := jsonx.Members(data)
+	top = lastOfEachKey(top)
 	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
 	var servers, remotes, groups json.RawMessage
 	for _, m := range top {
@@ -393,14 +431,19 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			if err != nil {
 				continue
 			}
-			for _, m := range gm {
+			// Container servers before remote ones, as at top level, whatever
+			// order the group's members come in.
+			var gs, gr json.RawMessage
+			for _, m := range lastOfEachKey(gm) {
 				switch m.Key {
 				case "servers":
-					c.convertMap(m.Value, fmt.Sprintf("groups[%d].servers", i), false)
+					gs = m.Value
 				case "remote_servers":
-					c.convertMap(m.Value, fmt.Sprintf("groups[%d].remote_servers", i), true)
+					gr = m.Value
 				}
 			}
+			c.convertMap(gs, fmt.Sprintf("groups[%d].servers", i), false)
+			c.convertMap(gr, fmt.Sprintf("groups[%d].remote_servers", i), true)
 		}
 	}
 	reg.Servers = c.servers
@@ -413,7 +456,7 @@ func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	c := &legacyCollector{opts: opts, byName: map[string]int{}}
 	top, _ := jsonx.Members(data)
 	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
-	for _, m := range top {
+	for _, m := range lastOfEachKey(top) {
 		switch m.Key {
 		case "version":
 			if v, ok := jsonx.String(m.Value); ok && docVersionRE.MatchString(v) {

@@ -260,6 +260,7 @@ func jsonError(data []byte) string {
 func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	var ds Diagnostics
 	top, _ := jsonx.Members(data) // DetectFormat accepted it
+	top = lastOfEachKey(top)
 	reg := &Registry{}
 	var servers json.RawMessage
 	for _, m := range top {
@@ -278,7 +279,7 @@ func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			}
 		case "data":
 			dm, _ := jsonx.Members(m.Value)
-			for _, d := range dm {
+			for _, d := range lastOfEachKey(dm) {
 				if d.Key == "servers" {
 					servers = d.Value
 					continue

@@ -1,0 +1,148 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// ShortenDescription cuts s to at most DescriptionMaxLen characters, ending in
+// "…" when cut, on a word boundary when one is near.
+func ShortenDescription(s string) string {
+	return shorten(s, DescriptionMaxLen)
+}
+
+func shorten(s string, max int) string {
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	cut := r[:max-1]
+	if i := lastSpace(cut); i >= max*3/4 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(string(cut), " \t\n\r.,;:") + "…"
+}
+
+func lastSpace(r []rune) int {
+	for i := len(r) - 1; i >= 0; i-- {
+		if r[i] == ' ' {
+			return i
+		}
+	}
+	return -1
+}
+
+// Normalize makes an entry fit to emit, or says why it cannot be: an
+// over-long description (or title) is shortened with a DescriptionTooLong
+// warning; any other rule it breaks makes ok false, with one InvalidEntry
+// warning saying all that is wrong. s is changed in place.
+func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagnostics) {
+	f := func(name string) string {
+		if fieldPrefix == "" {
+			return name
+		}
+		return fieldPrefix + "." + name
+	}
+	if d := s.Description(); utf8.RuneCountInString(d) > DescriptionMaxLen {
+		short := ShortenDescription(d)
+		ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyDescription),
+			"server %q: description of %d characters shortened to %d", s.Name(), utf8.RuneCountInString(d), utf8.RuneCountInString(short)))
+		s.SetDescription(short)
+	}
+	if t := s.Title(); utf8.RuneCountInString(t) > TitleMaxLen {
+		short := shorten(t, TitleMaxLen)
+		ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyTitle),
+			"server %q: title of %d characters shortened to %d", s.Name(), utf8.RuneCountInString(t), utf8.RuneCountInString(short)))
+		s.Set(KeyTitle, jsonx.Quote(short))
+	}
+	var problems []string
+	for _, d := range ValidateServer(s, obj, fieldPrefix) {
+		switch d.Severity {
+		case SeverityError:
+			problems = append(problems, strings.TrimPrefix(d.Message, fmt.Sprintf("server %q: ", s.Name())))
+		default:
+			ds = append(ds, d)
+		}
+	}
+	if len(problems) > 0 {
+		ds = append(ds, Warningf(ReasonInvalidEntry, obj, fieldPrefix,
+			"server %q skipped: %s", s.Name(), strings.Join(problems, "; ")))
+		return false, ds
+	}
+	return true, ds
+}
+
+// Finish makes r fit to emit: every server normalised (see Normalize) or
+// dropped, names unique (the first of a name in r's order is kept, later ones
+// dropped with DuplicateServer), the servers sorted by name, and each remote
+// URL used once (a URL already used by a server earlier by name is removed
+// from the later one with DuplicateRemoteURL, since the upstream registry
+// rejects a URL on two entries). Diagnostics name each server by name and by
+// where it was read from (Server.Origin), else by its position in r.
+func Finish(r *Registry, obj ObjectRef) Diagnostics {
+	var ds Diagnostics
+	kept := r.Servers[:0]
+	first := make(map[string]string, len(r.Servers))
+	for i, s := range r.Servers {
+		field := s.Origin()
+		if field == "" {
+			field = fmt.Sprintf("data.servers[%d]", i)
+		}
+		ok, d := Normalize(s, obj, field)
+		ds = append(ds, d...)
+		if !ok {
+			continue
+		}
+		if at, dup := first[s.Name()]; dup {
+			ds = append(ds, Warningf(ReasonDuplicateServer, obj, field,
+				"server %q skipped: the name is already used by the entry at %s", s.Name(), at))
+			continue
+		}
+		first[s.Name()] = field
+		kept = append(kept, s)
+	}
+	clear(r.Servers[len(kept):])
+	r.Servers = kept
+	r.SortServers()
+	ds = append(ds, dropDuplicateRemoteURLs(r.Servers, obj)...)
+	ds.Sort()
+	return ds
+}
+
+// dropDuplicateRemoteURLs removes each remote whose URL an earlier server (in
+// the given order) or an earlier remote of the same server already uses.
+func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
+	var ds Diagnostics
+	owner := map[string]string{}
+	for i, s := range servers {
+		if _, ok := s.Get(KeyRemotes); !ok {
+			continue
+		}
+		rs := s.Remotes()
+		keep := rs[:0]
+		for k, rm := range rs {
+			if rm.URL == "" {
+				keep = append(keep, rm)
+				continue
+			}
+			if other, dup := owner[rm.URL]; dup {
+				field := s.Origin()
+				if field == "" {
+					field = fmt.Sprintf("data.servers[%d]", i)
+				}
+				ds = append(ds, Warningf(ReasonDuplicateRemoteURL, obj, fmt.Sprintf("%s.remotes[%d].url", field, k),
+					"server %q: remote %q removed: the URL is already a remote of server %q", s.Name(), rm.URL, other))
+				continue
+			}
+			owner[rm.URL] = s.Name()
+			keep = append(keep, rm)
+		}
+		if len(keep) != len(rs) {
+			s.SetRemotes(keep)
+		}
+	}
+	return ds
+}
