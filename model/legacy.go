@@ -127,7 +127,7 @@ type legacyProvenance struct {
 }
 
 type legacyAttestation struct {
-	PredicateType string          `json:"predicate_type,omitempty"`
+	PredicateType string      `json:"predicate_type,omitempty"`
 	Predicate     optionalRaw `json:"predicate,omitempty"`
 }
 
