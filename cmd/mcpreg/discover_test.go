@@ -1,0 +1,233 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// discoverNow is the --now of the golden cases (the library tests' time).
+const discoverNow = "2025-10-15T10:30:00Z"
+
+// readGoldenFile reads an expected output.
+func readGoldenFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// discoverCaseFlags turns a golden case's options.json into CLI flags.
+func discoverCaseFlags(t *testing.T, dir string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "options.json"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		Namespaces         []string
+		LabelSelector      string
+		Naming             string
+		URLAloneExports    bool
+		RequireDescription bool
+		RequireHTTPS       bool
+		SourceRegistry     string
+	}
+	if err := json.Unmarshal(data, &o); err != nil {
+		t.Fatal(err)
+	}
+	var flags []string
+	for _, ns := range o.Namespaces {
+		flags = append(flags, "--namespace", ns)
+	}
+	if o.LabelSelector != "" {
+		flags = append(flags, "--selector", o.LabelSelector)
+	}
+	if o.Naming != "" {
+		flags = append(flags, "--naming", o.Naming)
+	}
+	if o.URLAloneExports {
+		flags = append(flags, "--url-alone-exports")
+	}
+	if o.RequireDescription {
+		flags = append(flags, "--require-description")
+	}
+	if o.RequireHTTPS {
+		flags = append(flags, "--require-https")
+	}
+	if o.SourceRegistry != "" {
+		flags = append(flags, "--source-registry", filepath.Join(dir, o.SourceRegistry))
+	}
+	return flags
+}
+
+// TestDiscoverGolden runs 'mcpreg discover' on every library golden case
+// (testdata/discovery): the CLI prints what the library computes.
+func TestDiscoverGolden(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("..", "..", "testdata", "discovery", "*", "input.yaml"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, in := range dirs {
+		dir := filepath.Dir(in)
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			args := append([]string{"discover", "-f", in, "--now", discoverNow}, discoverCaseFlags(t, dir)...)
+			code, stdout, stderr := runCLI(t, "", args...)
+			want := readGoldenFile(t, filepath.Join(dir, "want.json"))
+			wantCode := exitOK
+			if want == "null\n" {
+				want, wantCode = "", exitError
+			}
+			if code != wantCode {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, wantCode, stderr)
+			}
+			if d := cmp.Diff(want, stdout); d != "" {
+				t.Errorf("stdout (-want +got):\n%s", d)
+			}
+			if d := cmp.Diff(readGoldenFile(t, filepath.Join(dir, "want-diagnostics.txt")), stderr); d != "" {
+				t.Errorf("stderr (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestDiscoverExampleCluster: with no -f, discover shows the seeds' examples.
+func TestDiscoverExampleCluster(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "discover", "--now", discoverNow)
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if ds := model.ValidateJSON([]byte(stdout), model.ObjectRef{Kind: "Test"}); ds.HasErrors() {
+		t.Fatalf("invalid output: %v", ds)
+	}
+	reg, _ := model.Parse([]byte(stdout), model.ParseOptions{Format: model.FormatUpstream})
+	byName := map[string]*model.Server{}
+	for _, s := range reg.Servers {
+		byName[s.Name()] = s
+	}
+	for _, want := range []struct{ name, description, typ, url string }{
+		{"dev.stacklok.toolhive/production.my-mcp-server", "Production MCP server for code analysis", "streamable-http", "https://mcp.example.com/servers/my-mcp-server"},
+		{"dev.stacklok.toolhive/mcp-servers.internal-analytics", "Internal analytics MCP server for business metrics", "sse", "https://mcp.company.com/analytics"},
+		{"dev.stacklok.toolhive/mcp-servers.vendor-crm", "The vendor's hosted CRM MCP server, behind the company's auth proxy", "streamable-http", "https://mcp.company.com/crm"},
+		{"com.company/engineering-tools", "All tools of the engineering team's MCP servers behind one endpoint", "streamable-http", "https://mcp.company.com/engineering"},
+	} {
+		s := byName[want.name]
+		if s == nil {
+			t.Errorf("no entry %s in:\n%s", want.name, stdout)
+			continue
+		}
+		found := false
+		for _, r := range s.Remotes() {
+			found = found || (r.Type == want.typ && r.URL == want.url)
+		}
+		if s.Description() != want.description || !found {
+			t.Errorf("entry %s: description %q, remotes %v", want.name, s.Description(), s.Remotes())
+		}
+	}
+	if strings.Contains(stderr, "error ") {
+		t.Errorf("errors on the example cluster:\n%s", stderr)
+	}
+}
+
+// TestDiscoverStdinAndDefaults: manifests from stdin; an object without a
+// namespace is in "default", as kubectl would put it; --diagnostics json.
+func TestDiscoverStdinAndDefaults(t *testing.T) {
+	const manifest = `apiVersion: v1
+kind: List
+items:
+- apiVersion: toolhive.stacklok.dev/v1alpha1
+  kind: MCPServer
+  metadata:
+    name: quiet
+    annotations:
+      toolhive.stacklok.dev/registry-export: "true"
+      toolhive.stacklok.dev/registry-url: "http://mcp.example.com/quiet"
+`
+	code, stdout, stderr := runCLI(t, manifest, "discover", "-f", "-", "--diagnostics", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stdout, `"name": "dev.stacklok.toolhive/default.quiet"`) || !strings.Contains(stdout, `"last_updated": "2025-06-01T00:00:00Z"`) {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	var reasons []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var d struct {
+			Severity string
+			Reason   string
+			Object   model.ObjectRef
+		}
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("stderr line %q: %v", line, err)
+		}
+		if d.Object.Namespace != "default" {
+			t.Errorf("diagnostic object %v", d.Object)
+		}
+		reasons = append(reasons, d.Severity+" "+d.Reason)
+	}
+	if d := cmp.Diff([]string{"info MissingDescription", "warning InsecureURL"}, reasons); d != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", d)
+	}
+
+	code, stdout, _ = runCLI(t, manifest, "discover", "-f", "-", "--require-https", "--now", discoverNow)
+	if code != exitOK || !strings.Contains(stdout, `"servers": []`) {
+		t.Errorf("--require-https: exit %d, stdout:\n%s", code, stdout)
+	}
+}
+
+// TestDiscoverUsage: bad flags and unreadable input exit 2; a source
+// registry that is not registry data exits 1 with the reason.
+func TestDiscoverUsage(t *testing.T) {
+	dir := t.TempDir()
+	badJSON := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(badJSON, []byte(`{"servers": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"discover", "--naming", "reverse-dns"}, exitUsage, "unknown naming scheme"},
+		{[]string{"discover", "--endpoint-path", "sse"}, exitUsage, "TYPE=PATH"},
+		{[]string{"discover", "--endpoint-path", "stdio=/x"}, exitUsage, "TYPE must be"},
+		{[]string{"discover", "--endpoint-path", "sse=sse"}, exitUsage, "PATH must start with /"},
+		{[]string{"discover", "--endpoint-path", "sse=/a", "--endpoint-path", "sse=/b"}, exitUsage, "two paths"},
+		{[]string{"discover", "--now", "yesterday"}, exitUsage, "RFC 3339"},
+		{[]string{"discover", "-f", filepath.Join(dir, "absent.yaml")}, exitUsage, "absent.yaml"},
+		{[]string{"discover", "extra"}, exitUsage, "unexpected argument"},
+		{[]string{"discover", "--no-such-flag"}, exitUsage, "no-such-flag"},
+		{[]string{"discover", "--source-registry", filepath.Join(dir, "absent.json")}, exitUsage, "absent.json"},
+		{[]string{"discover", "--source-registry", badJSON}, exitError, "InvalidJSON"},
+		{[]string{"discover", "--selector", "a in ("}, exitError, "InvalidSelector"},
+		{[]string{"discover", "--endpoint-path", "sse=/sse", "--endpoint-path", "streamable-http=/mcp", "--now", discoverNow}, exitOK, ""},
+		{[]string{"discover", "-h"}, exitOK, "usage: mcpreg discover"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCLI(t, "", tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.stderr) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", tt.args, code, stderr, tt.code, tt.stderr)
+		}
+		if code != exitOK && stdout != "" {
+			t.Errorf("%v: stdout on failure: %q", tt.args, stdout)
+		}
+	}
+}
+
+// runCLI is invoke (cli_test.go) returning exit status, stdout and stderr.
+func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	r := invoke(t, stdin, args...)
+	return r.code, r.stdout, r.stderr
+}

@@ -1,0 +1,199 @@
+package discovery
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// AnnotationPrefix is the prefix of every annotation discovery reads.
+const AnnotationPrefix = "toolhive.stacklok.dev/"
+
+// The annotations of SPEC §6. Only these are read, and only their values
+// (validated) reach the output.
+const (
+	// AnnotationExport is "true" to export the resource (or HTTPRoute).
+	AnnotationExport = AnnotationPrefix + "registry-export"
+	// AnnotationURL is the external URL of the resource.
+	AnnotationURL = AnnotationPrefix + "registry-url"
+	// AnnotationDescription is the entry's description.
+	AnnotationDescription = AnnotationPrefix + "registry-description"
+	// AnnotationTier is Official or Community.
+	AnnotationTier = AnnotationPrefix + "registry-tier"
+	// AnnotationTitle is the entry's title.
+	AnnotationTitle = AnnotationPrefix + "registry-title"
+	// AnnotationVersion is the entry's version, a semantic version.
+	AnnotationVersion = AnnotationPrefix + "registry-version"
+	// AnnotationName is a full upstream name replacing the generated one.
+	AnnotationName = AnnotationPrefix + "registry-name"
+)
+
+// Tiers allowed in AnnotationTier (ToolHive's publisher extension schema).
+const (
+	TierOfficial  = "Official"
+	TierCommunity = "Community"
+)
+
+// DefaultVersion is the version of a new entry without registry-version.
+const DefaultVersion = "1.0.0"
+
+// annotationField is the field path of an annotation in diagnostics.
+func annotationField(key string) string {
+	return "metadata.annotations[" + key + "]"
+}
+
+// annotationExports is Method 1 of SPEC §6: every selected MCP resource whose
+// annotations ask for export, with its registry-url checked.
+func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
+	var out []export
+	var ds model.Diagnostics
+	for _, r := range ix.all {
+		if !r.selected {
+			continue
+		}
+		ann := r.meta.Annotations
+		exportVal, hasExport := ann[AnnotationExport]
+		rawURL, hasURL := ann[AnnotationURL]
+		exported := false
+		switch {
+		case hasExport && exportVal == "true":
+			exported = true
+		case hasExport && exportVal == "false":
+			// An explicit opt-out, even under the URL-alone rule.
+		case hasExport:
+			ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, r.ref, annotationField(AnnotationExport),
+				"%s is %q; it must be exactly \"true\" to export (or \"false\"); not exported by annotation",
+				AnnotationExport, exportVal))
+		case hasURL && cfg.opts.URLAloneExports:
+			exported = true
+		case hasURL:
+			ds = append(ds, model.Infof(model.ReasonInvalidAnnotationValue, r.ref, annotationField(AnnotationExport),
+				"%s is set but %s is not; not exported by annotation (add %s: \"true\", or allow the URL-alone rule)",
+				AnnotationURL, AnnotationExport, AnnotationExport))
+		}
+		if !exported {
+			continue
+		}
+		e := export{res: r, annotated: true, urlAnnotated: hasURL}
+		if hasURL {
+			if c, d, ok := checkAnnotationURL(r, rawURL, cfg.opts.RequireHTTPS); ok {
+				e.urls = append(e.urls, c)
+				ds = append(ds, d...)
+			} else {
+				ds = append(ds, d...)
+			}
+		}
+		out = append(out, e)
+	}
+	return out, ds
+}
+
+// checkAnnotationURL checks a registry-url value; ok is false when it is not
+// usable (InvalidURL, or InsecureURL when https is required).
+func checkAnnotationURL(r *resource, raw string, requireHTTPS bool) (candidateURL, model.Diagnostics, bool) {
+	field := annotationField(AnnotationURL)
+	u, insecure, err := CheckURL(raw)
+	switch {
+	case err != nil:
+		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInvalidURL, r.ref, field, "%v; URL not exported", err)}, false
+	case insecure && requireHTTPS:
+		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,
+			"URL %q uses http but https is required; URL not exported", u)}, false
+	}
+	c := candidateURL{url: u, source: sourceAnnotation, via: r.ref, field: field}
+	if insecure {
+		return c, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,
+			"URL %q uses plain http: clients will talk to the server unencrypted", u)}, true
+	}
+	return c, nil, true
+}
+
+// semverPattern is Semantic Versioning 2.0.0 (semver.org), without a "v".
+var semverPattern = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)` +
+	`(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?` +
+	`(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+
+// entryMeta is what a resource's annotations say about its entry; empty
+// fields were not set (or not usable, and diagnosed).
+type entryMeta struct {
+	name, description, title, version, tier string
+}
+
+// readMetadata reads the descriptive annotations of a resource, each checked:
+// a bad value is ignored with InvalidAnnotationValue; an over-long
+// description or title is shortened with DescriptionTooLong.
+func readMetadata(r *resource) (entryMeta, model.Diagnostics) {
+	var m entryMeta
+	var ds model.Diagnostics
+	ann := r.meta.Annotations
+	bad := func(key, format string, args ...any) {
+		ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, r.ref, annotationField(key), format, args...))
+	}
+	if v, ok := ann[AnnotationName]; ok {
+		if invalid, _ := model.CheckName(v); invalid != "" {
+			bad(AnnotationName, "%s; ignored, the generated name is used", invalid)
+		} else {
+			m.name = v
+		}
+	}
+	text := func(key string, max int, what string) string {
+		v, ok := ann[key]
+		if !ok {
+			return ""
+		}
+		if strings.TrimSpace(v) == "" {
+			bad(key, "%s is empty; ignored", what)
+			return ""
+		}
+		if !utf8.ValidString(v) {
+			bad(key, "%s is not valid UTF-8; ignored", what)
+			return ""
+		}
+		if n := utf8.RuneCountInString(v); n > max {
+			short := shortenText(v, max)
+			ds = append(ds, model.Warningf(model.ReasonDescriptionTooLong, r.ref, annotationField(key),
+				"%s of %d characters shortened to %d", what, n, utf8.RuneCountInString(short)))
+			return short
+		}
+		return v
+	}
+	m.description = text(AnnotationDescription, model.DescriptionMaxLen, "description")
+	m.title = text(AnnotationTitle, model.TitleMaxLen, "title")
+	if v, ok := ann[AnnotationVersion]; ok {
+		if len(v) > model.VersionMaxLen || !semverPattern.MatchString(v) {
+			bad(AnnotationVersion, "version %q is not a semantic version (MAJOR.MINOR.PATCH[-PRE][+BUILD]); ignored", abbreviate(v))
+		} else {
+			m.version = v
+		}
+	}
+	if v, ok := ann[AnnotationTier]; ok {
+		if v != TierOfficial && v != TierCommunity {
+			bad(AnnotationTier, "tier %q must be %q or %q; ignored", abbreviate(v), TierOfficial, TierCommunity)
+		} else {
+			m.tier = v
+		}
+	}
+	return m, ds
+}
+
+// shortenText cuts s to max characters as model.ShortenDescription does.
+func shortenText(s string, max int) string {
+	if max == model.DescriptionMaxLen {
+		return model.ShortenDescription(s)
+	}
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return strings.TrimRight(string(r[:max-1]), " \t\n\r.,;:") + "…"
+}
+
+// abbreviate cuts a value quoted in a message to a readable length.
+func abbreviate(s string) string {
+	if utf8.RuneCountInString(s) <= 80 {
+		return s
+	}
+	return string([]rune(s)[:77]) + "..."
+}

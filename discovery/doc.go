@@ -1,0 +1,49 @@
+// Package discovery builds upstream MCP registry entries for the MCP servers a
+// Kubernetes cluster exports (SPEC §6, seeds 001 and 002) and computes MCPGroup
+// membership and status (SPEC §7, seed 004).
+//
+// The input is a Snapshot: the objects a caller listed from the cluster (or
+// decoded from manifests). Nothing here does I/O, reads a clock or keeps state;
+// the same snapshot in any order gives byte-identical output and identically
+// sorted diagnostics.
+//
+// # Pipeline
+//
+// Discover runs four stages, each a function of the one before:
+//
+//  1. Collect exports. Method 1 (annotations.go) reads the annotations of
+//     MCPServers, MCPRemoteProxies and VirtualMCPServers; Method 2 (routes.go)
+//     follows annotated HTTPRoutes to the MCP resource that owns their backend
+//     Service (it arrives with the Gateway API work; until then it finds
+//     nothing). Each yields, per MCP resource, candidate URLs and where they
+//     came from.
+//  2. Merge per resource: a direct registry-url wins and URLs derived from
+//     routes are dropped (ConflictingExport).
+//  3. Build entries: a resource whose image (MCPServer) or remote URL
+//     (MCPRemoteProxy) matches an entry of the source registry enriches a copy
+//     of that entry; any other gets a new entry named by the naming scheme.
+//  4. Cross-entry checks: a remote URL used by two entries stays on the first
+//     (DuplicateRemoteURL); entries that would share a name get distinct names
+//     (DuplicateName). Each entry must then pass the upstream rules (SPEC §8).
+//
+// # Annotations (prefix toolhive.stacklok.dev/)
+//
+//   - registry-export: exactly "true" exports the resource; "false" opts out;
+//     anything else is InvalidAnnotationValue. With Options.URLAloneExports,
+//     registry-url alone exports too (seed 002's older rule).
+//   - registry-url: the external URL (see CheckURL).
+//   - registry-description, registry-title, registry-version (semantic
+//     version), registry-tier (Official or Community), registry-name (a full
+//     upstream name, overriding the generated one).
+//
+// No other annotation or label of any object is copied into the output.
+//
+// The tier is written where ToolHive reads it: in the publisher extensions
+// _meta["io.modelcontextprotocol.registry/publisher-provided"]["io.github.stacklok"][key],
+// an object that also carries "status": "active". ToolHive reads the first
+// extension object whatever its key; by its converter's convention the key is
+// the package identifier for container entries and the remote URL for remote
+// entries. Discovered entries are remote entries, so a new entry's key is its
+// first remote URL; an enriched copy reuses the extension object its source
+// entry already has, or keys a new one by its first OCI package identifier.
+package discovery

@@ -1,0 +1,394 @@
+package discovery
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// draft is an entry being built: one MCP resource, or several that enrich
+// the same source-registry entry under the same name.
+type draft struct {
+	// resources is sorted; resources[0], the primary, is the object
+	// diagnostics about the entry as a whole name.
+	resources []*resource
+	// source is the source-registry entry enriched, nil for a new entry.
+	source *model.Server
+	// meta holds the annotation overrides. They come from the primary
+	// resource except those in metaFrom, set by a later one (see absorb).
+	meta     entryMeta
+	metaFrom map[string]model.ObjectRef
+	// name is the entry name; nameField where it came from (for diagnostics);
+	// generated is true when the naming scheme made it.
+	name      string
+	nameField string
+	generated bool
+	// description and version as resolved by describeDrafts.
+	description string
+	version     string
+	// remotes are the discovered remotes; sourceRemotes those the source
+	// entry already had (kept as written, headers and all).
+	remotes       []Remote
+	sourceRemotes []model.Remote
+}
+
+func (d *draft) primary() *resource { return d.resources[0] }
+
+// buildDrafts turns each merged resource into a draft (SPEC §6, seed 002's
+// decision flow): a resource matching a source-registry entry joins the draft
+// of that entry (several deployments of one server are one entry with several
+// remotes), any other gets a draft of its own. ms is sorted by resource, so
+// drafts come out sorted by primary resource.
+func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
+	type enrichKey struct {
+		src  *model.Server
+		name string
+	}
+	bySource := map[enrichKey]*draft{}
+	var drafts []*draft
+	var ds model.Diagnostics
+	for _, m := range ms {
+		if t := m.res.remoteType; t != model.TransportSSE && t != model.TransportStreamableHTTP {
+			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, m.res.typeField,
+				"remote type %q is neither %s nor %s; not exported", abbreviate(t), model.TransportSSE, model.TransportStreamableHTTP))
+			continue
+		}
+		meta, d := readMetadata(m.res)
+		ds = append(ds, d...)
+		remotes := make([]Remote, 0, len(m.urls))
+		for _, c := range m.urls {
+			remotes = append(remotes, Remote{Type: m.res.remoteType, URL: c.url, Resource: m.res.ref, Via: c.via})
+		}
+		src, _ := cfg.source.match(m.res)
+		key := enrichKey{src, meta.name}
+		if src != nil {
+			if dr := bySource[key]; dr != nil {
+				ds = append(ds, dr.absorb(m.res, meta)...)
+				dr.resources = append(dr.resources, m.res)
+				dr.remotes = append(dr.remotes, remotes...)
+				continue
+			}
+		}
+		dr := &draft{resources: []*resource{m.res}, source: src, meta: meta, remotes: remotes}
+		switch {
+		case meta.name != "":
+			dr.name, dr.nameField = meta.name, annotationField(AnnotationName)
+		case src != nil:
+			dr.name, dr.nameField = src.Name(), "spec.image"
+			if m.res.ref.Kind == model.KindMCPRemoteProxy {
+				dr.nameField = "spec.remoteURL"
+			}
+		default:
+			dr.name, dr.nameField = cfg.opts.Naming.Name(m.res.ref.Namespace, m.res.ref.Name), "metadata.name"
+			dr.generated = true
+		}
+		if src != nil {
+			bySource[key] = dr
+			dr.sourceRemotes = src.Remotes()
+		}
+		drafts = append(drafts, dr)
+	}
+	return drafts, ds
+}
+
+// absorb adds the overrides of another resource enriching the same entry:
+// the first resource (in resource order) that sets a field wins; a different
+// value from a later one is dropped with ConflictingExport.
+func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
+	var ds model.Diagnostics
+	take := func(dst *string, v, key, what string) {
+		switch {
+		case v == "" || v == *dst:
+		case *dst == "":
+			*dst = v
+			if d.metaFrom == nil {
+				d.metaFrom = map[string]model.ObjectRef{}
+			}
+			d.metaFrom[key] = r.ref
+		default:
+			from, ok := d.metaFrom[key]
+			if !ok {
+				from = d.primary().ref
+			}
+			ds = append(ds, model.Warningf(model.ReasonConflictingExport, r.ref, annotationField(key),
+				"%s %q ignored: the entry %q, which this resource enriches together with %s, already has %s %q from it",
+				what, abbreviate(v), d.name, from, what, abbreviate(*dst)))
+		}
+	}
+	take(&d.meta.description, m.description, AnnotationDescription, "description")
+	take(&d.meta.title, m.title, AnnotationTitle, "title")
+	take(&d.meta.version, m.version, AnnotationVersion, "version")
+	take(&d.meta.tier, m.tier, AnnotationTier, "tier")
+	return ds
+}
+
+// describeDrafts resolves description and version. The description is the
+// registry-description annotation, else the source entry's, else
+// "<Kind> <namespace>/<name>" with a MissingDescription info, or, under
+// Options.RequireDescription, the draft is dropped with a MissingDescription
+// warning (seed 002). The version is registry-version, else the source
+// entry's, else DefaultVersion.
+func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) {
+	var ds model.Diagnostics
+	kept := drafts[:0]
+	for _, d := range drafts {
+		p := d.primary()
+		switch {
+		case d.meta.description != "":
+			d.description = d.meta.description
+		case d.source != nil && d.source.Description() != "":
+			d.description = d.source.Description()
+		case cfg.opts.RequireDescription:
+			ds = append(ds, model.Warningf(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
+				"no %s annotation and no source-registry entry for this server; not exported (a description is required)",
+				AnnotationDescription))
+			continue
+		default:
+			d.description = fmt.Sprintf("%s %s/%s", p.ref.Kind, p.ref.Namespace, p.ref.Name)
+			ds = append(ds, model.Infof(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
+				"no %s annotation and no source-registry entry for this server; using description %q",
+				AnnotationDescription, d.description))
+			if n := utf8.RuneCountInString(d.description); n > model.DescriptionMaxLen {
+				short := model.ShortenDescription(d.description)
+				ds = append(ds, model.Warningf(model.ReasonDescriptionTooLong, p.ref, "metadata.name",
+					"generated description of %d characters shortened to %d", n, utf8.RuneCountInString(short)))
+				d.description = short
+			}
+		}
+		switch {
+		case d.meta.version != "":
+			d.version = d.meta.version
+		case d.source != nil && d.source.Version() != "":
+			d.version = d.source.Version()
+		default:
+			d.version = DefaultVersion
+		}
+		kept = append(kept, d)
+	}
+	return kept, ds
+}
+
+// dedupeRemoteURLs keeps each remote URL on one entry (the upstream registry
+// rejects a document where two servers share one): drafts are taken in
+// resource order and a URL already used by an earlier entry is dropped from a
+// later one with DuplicateRemoteURL. A draft left without a discovered remote
+// is not emitted. Within one draft, one remote is kept per (type, URL).
+func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
+	var ds model.Diagnostics
+	owner := map[string]*draft{}
+	kept := drafts[:0]
+	for _, d := range drafts {
+		slices.SortFunc(d.remotes, compareRemotes)
+		d.remotes = slices.CompactFunc(d.remotes, func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL })
+		var keep []Remote
+		var dropped []Remote
+		for _, r := range d.remotes {
+			if o := owner[r.URL]; o != nil && o != d {
+				dropped = append(dropped, r)
+				continue
+			}
+			keep = append(keep, r)
+		}
+		for _, r := range dropped {
+			o := owner[r.URL]
+			msg := fmt.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
+				r.URL, o.primary().ref, d.primary().ref)
+			if len(keep) == 0 {
+				msg += "; the entry has no remote left and is not exported"
+			}
+			ds = append(ds, model.Warningf(model.ReasonDuplicateRemoteURL, r.Resource, viaField(r), "%s", msg))
+		}
+		if len(keep) == 0 {
+			continue
+		}
+		d.remotes = keep
+		var srcKeep []model.Remote
+		for _, r := range d.sourceRemotes {
+			if o := owner[r.URL]; r.URL != "" && o != nil && o != d {
+				ds = append(ds, model.Warningf(model.ReasonDuplicateRemoteURL, d.primary().ref, "",
+					"remote URL %q of source-registry entry %q is already used by the entry of %s; dropped from the copy",
+					r.URL, d.source.Name(), o.primary().ref))
+				continue
+			}
+			srcKeep = append(srcKeep, r)
+		}
+		d.sourceRemotes = srcKeep
+		for _, r := range d.remotes {
+			owner[r.URL] = d
+		}
+		for _, r := range d.sourceRemotes {
+			if r.URL != "" {
+				owner[r.URL] = d
+			}
+		}
+		kept = append(kept, d)
+	}
+	return kept, ds
+}
+
+// viaField is the field a remote's URL was read from.
+func viaField(r Remote) string {
+	if r.Via == r.Resource {
+		return annotationField(AnnotationURL)
+	}
+	return ""
+}
+
+func compareRemotes(a, b Remote) int {
+	return cmp.Or(
+		cmp.Compare(a.Type, b.Type),
+		cmp.Compare(a.URL, b.URL),
+		compareRefs(a.Resource, b.Resource),
+		compareRefs(a.Via, b.Via),
+	)
+}
+
+func compareRefs(a, b model.ObjectRef) int {
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+// buildServer writes the draft as an upstream entry. A new entry's members
+// are in the order of the upstream schema: name, description, title,
+// version, remotes, _meta. An enriched entry is a copy of the source entry
+// with name, description, title and version replaced where set, and remotes
+// replaced by the source's plus the discovered ones.
+func (d *draft) buildServer() *model.Server {
+	s := &model.Server{}
+	if d.source != nil {
+		s = d.source.Clone()
+	}
+	s.SetName(d.name)
+	s.SetDescription(d.description)
+	if d.meta.title != "" {
+		s.Set(model.KeyTitle, jsonx.Quote(d.meta.title))
+	}
+	s.SetVersion(d.version)
+	s.SetRemotes(d.allRemotes())
+	if d.meta.tier != "" {
+		setTier(s, d.meta.tier)
+	}
+	return s
+}
+
+// allRemotes is the entry's remotes: one per (type, URL), the source entry's
+// copy preferred (it may carry headers), sorted by type and URL.
+func (d *draft) allRemotes() []model.Remote {
+	out := slices.Clone(d.sourceRemotes)
+	for _, r := range d.remotes {
+		if !slices.ContainsFunc(out, func(o model.Remote) bool { return o.Type == r.Type && o.URL == r.URL }) {
+			out = append(out, model.Remote{Type: r.Type, URL: r.URL})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b model.Remote) int {
+		return cmp.Or(cmp.Compare(a.Type, b.Type), cmp.Compare(a.URL, b.URL), bytes.Compare(a.Raw, b.Raw))
+	})
+	return out
+}
+
+// setTier writes the tier into every ToolHive extension object of the entry
+// (ToolHive reads an arbitrary one of them), adding "status": "active" where
+// missing as ToolHive's schema requires. With none, it adds one keyed by the
+// first OCI package identifier, or else the first remote URL. A _meta that is
+// not made of objects is left alone: the entry is invalid anyway and is
+// dropped by validation, with the reason.
+func setTier(s *model.Server, tier string) {
+	meta, hasMeta := s.Get(model.KeyMeta)
+	if !hasMeta {
+		meta = json.RawMessage("{}")
+	}
+	pp, ok := member(meta, model.PublisherProvidedKey)
+	if !ok {
+		return
+	}
+	th, ok := member(pp, model.ToolHivePublisher)
+	if !ok {
+		return
+	}
+	exts, _ := jsonx.Members(th)
+	updated := false
+	for _, e := range exts {
+		if jsonx.Kind(e.Value) != '{' {
+			continue
+		}
+		v := e.Value
+		if !hasMember(v, "status") {
+			v = setMember(v, "status", jsonx.Quote("active"))
+		}
+		th = setMember(th, e.Key, setMember(v, "tier", jsonx.Quote(tier)))
+		updated = true
+	}
+	if !updated {
+		key := ""
+		if ids := s.PackageIdentifiers("oci"); len(ids) > 0 {
+			key = ids[0]
+		} else if rs := s.Remotes(); len(rs) > 0 {
+			key = rs[0].URL
+		}
+		ext := setMember(setMember(nil, "status", jsonx.Quote("active")), "tier", jsonx.Quote(tier))
+		th = setMember(th, key, ext)
+	}
+	s.Set(model.KeyMeta, setMember(meta, model.PublisherProvidedKey, setMember(pp, model.ToolHivePublisher, th)))
+}
+
+// member returns the value of key in a JSON object (the last one, as
+// encoding/json reads duplicates), "{}" when absent; ok is false when obj is
+// not an object or the value is not one.
+func member(obj json.RawMessage, key string) (json.RawMessage, bool) {
+	ms, err := jsonx.Members(obj)
+	if err != nil {
+		return nil, false
+	}
+	var v json.RawMessage
+	for _, m := range ms {
+		if m.Key == key {
+			v = m.Value
+		}
+	}
+	if v == nil {
+		return json.RawMessage("{}"), true
+	}
+	return v, jsonx.Kind(v) == '{'
+}
+
+func hasMember(obj json.RawMessage, key string) bool {
+	ms, _ := jsonx.Members(obj)
+	return slices.ContainsFunc(ms, func(m jsonx.Member) bool { return m.Key == key })
+}
+
+// setMember returns obj with key set to val: the first member of that key
+// replaced in place (later duplicates dropped), or appended. A nil or
+// non-object obj counts as {}.
+func setMember(obj json.RawMessage, key string, val json.RawMessage) json.RawMessage {
+	ms, _ := jsonx.Members(obj)
+	b := []byte{'{'}
+	found := false
+	n := 0
+	write := func(k string, v []byte) {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = jsonx.AppendQuote(b, k)
+		b = append(b, ':')
+		b = jsonx.AppendCompact(b, v)
+		n++
+	}
+	for _, m := range ms {
+		switch {
+		case m.Key != key:
+			write(m.Key, m.Value)
+		case !found:
+			write(key, val)
+			found = true
+		}
+	}
+	if !found {
+		write(key, val)
+	}
+	return append(b, '}')
+}

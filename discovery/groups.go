@@ -1,0 +1,186 @@
+package discovery
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// Condition types and reasons of group status (SPEC §7), with ToolHive's
+// spelling.
+const (
+	// ConditionReady is the MCPGroup condition type; always True once the
+	// members are counted.
+	ConditionReady = "Ready"
+	// ConditionGroupRefValidated is the condition type on an MCP resource
+	// whose groupRef is checked.
+	ConditionGroupRefValidated = "GroupRefValidated"
+	// ConditionReasonMembersListed is the reason of the Ready condition.
+	ConditionReasonMembersListed = "MembersListed"
+	// ConditionReasonGroupRefNotFound is the reason of a False
+	// GroupRefValidated condition.
+	ConditionReasonGroupRefNotFound = "GroupRefNotFound"
+	// GroupPhaseReady is the phase of every computed group.
+	GroupPhaseReady = "Ready"
+)
+
+// GroupStatus is the computed status of one MCPGroup. Its JSON is the CLI's
+// output shape: {"namespace", "name", "status"}.
+type GroupStatus struct {
+	Namespace string               `json:"namespace"`
+	Name      string               `json:"name"`
+	Status    model.MCPGroupStatus `json:"status"`
+}
+
+// ResourceCondition is a status condition the caller should set on an MCP
+// resource (a False GroupRefValidated for a dangling groupRef).
+type ResourceCondition struct {
+	Object    model.ObjectRef  `json:"object"`
+	Condition metav1.Condition `json:"condition"`
+}
+
+// GroupsResult is what Groups computes. Every list is sorted.
+type GroupsResult struct {
+	Groups             []GroupStatus
+	ResourceConditions []ResourceCondition
+	Diagnostics        model.Diagnostics
+}
+
+// Groups computes the status of every MCPGroup of snap (SPEC §7, seed 004):
+// its member MCPServers and MCPRemoteProxies (same namespace, groupRef naming
+// it), sorted and counted, phase Ready and a Ready condition. Every MCP
+// resource (MCPServer, MCPRemoteProxy, VirtualMCPServer) whose groupRef names
+// a group that does not exist gets a GroupRefNotFound warning and a False
+// GroupRefValidated condition. now is the conditions' lastTransitionTime.
+// Objects listed twice count once.
+func Groups(snap Snapshot, now time.Time) GroupsResult {
+	type key struct{ namespace, name string }
+	groups := map[key]*model.MCPGroup{}
+	for _, g := range snap.MCPGroups {
+		if g == nil {
+			continue
+		}
+		k := key{g.Namespace, g.Name}
+		if prev := groups[k]; prev == nil || g.Generation > prev.Generation {
+			groups[k] = g
+		}
+	}
+	servers := map[key][]string{}
+	proxies := map[key][]string{}
+	var res GroupsResult
+	ts := metav1.NewTime(now.UTC().Truncate(time.Second))
+	dangling := func(kind string, meta *metav1.ObjectMeta, group string) {
+		ref := model.Ref(kind, meta)
+		res.Diagnostics = append(res.Diagnostics, model.Warningf(model.ReasonGroupRefNotFound, ref, "spec.groupRef",
+			"MCPGroup %q not found in namespace %q", group, meta.Namespace))
+		res.ResourceConditions = append(res.ResourceConditions, ResourceCondition{Object: ref, Condition: metav1.Condition{
+			Type:               ConditionGroupRefValidated,
+			Status:             metav1.ConditionFalse,
+			ObservedGeneration: meta.Generation,
+			LastTransitionTime: ts,
+			Reason:             ConditionReasonGroupRefNotFound,
+			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", group, meta.Namespace),
+		}})
+	}
+	for _, s := range snap.MCPServers {
+		if s == nil || s.Group() == "" {
+			continue
+		}
+		k := key{s.Namespace, s.Group()}
+		if groups[k] == nil {
+			dangling(model.KindMCPServer, &s.ObjectMeta, s.Group())
+			continue
+		}
+		servers[k] = append(servers[k], s.Name)
+	}
+	for _, p := range snap.MCPRemoteProxies {
+		if p == nil || p.Group() == "" {
+			continue
+		}
+		k := key{p.Namespace, p.Group()}
+		if groups[k] == nil {
+			dangling(model.KindMCPRemoteProxy, &p.ObjectMeta, p.Group())
+			continue
+		}
+		proxies[k] = append(proxies[k], p.Name)
+	}
+	for _, v := range snap.VirtualMCPServers {
+		if v == nil || v.Group() == "" {
+			continue
+		}
+		if groups[key{v.Namespace, v.Group()}] == nil {
+			dangling(model.KindVirtualMCPServer, &v.ObjectMeta, v.Group())
+		}
+	}
+	for k, g := range groups {
+		s, p := sortedUnique(servers[k]), sortedUnique(proxies[k])
+		res.Groups = append(res.Groups, GroupStatus{Namespace: k.namespace, Name: k.name, Status: model.MCPGroupStatus{
+			Phase:            GroupPhaseReady,
+			Servers:          s,
+			ServerCount:      len(s),
+			RemoteProxies:    p,
+			RemoteProxyCount: len(p),
+			Conditions: []metav1.Condition{{
+				Type:               ConditionReady,
+				Status:             metav1.ConditionTrue,
+				ObservedGeneration: g.Generation,
+				LastTransitionTime: ts,
+				Reason:             ConditionReasonMembersListed,
+				Message:            fmt.Sprintf("%s and %s in the group", count(len(s), "MCPServer"), count(len(p), "MCPRemoteProxy")),
+			}},
+		}})
+	}
+	slices.SortFunc(res.Groups, func(a, b GroupStatus) int {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
+	})
+	slices.SortFunc(res.ResourceConditions, func(a, b ResourceCondition) int {
+		return cmp.Or(compareRefs(a.Object, b.Object),
+			cmp.Compare(a.Condition.ObservedGeneration, b.Condition.ObservedGeneration),
+			strings.Compare(a.Condition.Message, b.Condition.Message))
+	})
+	res.ResourceConditions = slices.CompactFunc(res.ResourceConditions, func(a, b ResourceCondition) bool { return a.Object == b.Object })
+	res.Diagnostics.Sort()
+	return res
+}
+
+// Members returns the names of the MCPServers and MCPRemoteProxies of a
+// group (what a VirtualMCPServer aggregates), sorted, never nil. It does not
+// check that the group exists.
+func Members(snap Snapshot, namespace, group string) (servers, proxies []string) {
+	for _, s := range snap.MCPServers {
+		if s != nil && s.Namespace == namespace && group != "" && s.Group() == group {
+			servers = append(servers, s.Name)
+		}
+	}
+	for _, p := range snap.MCPRemoteProxies {
+		if p != nil && p.Namespace == namespace && group != "" && p.Group() == group {
+			proxies = append(proxies, p.Name)
+		}
+	}
+	return sortedUnique(servers), sortedUnique(proxies)
+}
+
+func sortedUnique(names []string) []string {
+	out := slices.Clone(names)
+	if out == nil {
+		out = []string{}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func count(n int, kind string) string {
+	if n == 1 {
+		return "1 " + kind
+	}
+	if strings.HasSuffix(kind, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(kind, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, kind)
+}

@@ -1,0 +1,77 @@
+package discovery
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/mcpreg/mcpreg/internal/golden"
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// TestGroupsGolden runs the cases under testdata/groups: the group statuses
+// (want.json, the CLI's output shape), the conditions for resources with a
+// dangling groupRef (want-conditions.json) and the diagnostics.
+func TestGroupsGolden(t *testing.T) {
+	for _, dir := range golden.Cases(t, filepath.Join("..", "testdata", "groups")) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			snap := snapshotOf(golden.LoadObjects(t, dir))
+			res := Groups(snap, testTime)
+			golden.Check(t, filepath.Join(dir, "want.json"), indentJSON(t, res.Groups))
+			golden.Check(t, filepath.Join(dir, "want-conditions.json"), indentJSON(t, res.ResourceConditions))
+			golden.Check(t, filepath.Join(dir, "want-diagnostics.txt"), diagnosticsText(res.Diagnostics))
+
+			rev := Groups(reversed(snap), testTime)
+			if !bytes.Equal(indentJSON(t, rev), indentJSON(t, res)) {
+				t.Errorf("output depends on input order")
+			}
+			for _, g := range res.Groups {
+				st := g.Status
+				if st.ServerCount != len(st.Servers) || st.RemoteProxyCount != len(st.RemoteProxies) ||
+					!slices.IsSorted(st.Servers) || !slices.IsSorted(st.RemoteProxies) || st.Phase != GroupPhaseReady {
+					t.Errorf("group %s/%s: inconsistent status %+v", g.Namespace, g.Name, st)
+				}
+				servers, proxies := Members(snap, g.Namespace, g.Name)
+				if !slices.Equal(servers, st.Servers) || !slices.Equal(proxies, st.RemoteProxies) {
+					t.Errorf("Members(%s, %s) = %v, %v; status says %v, %v", g.Namespace, g.Name, servers, proxies, st.Servers, st.RemoteProxies)
+				}
+			}
+			if len(res.ResourceConditions) != len(res.Diagnostics.WithReason(model.ReasonGroupRefNotFound)) {
+				t.Errorf("%d conditions for %d GroupRefNotFound diagnostics", len(res.ResourceConditions), len(res.Diagnostics))
+			}
+		})
+	}
+}
+
+func indentJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+// TestMembers checks the look-up a VirtualMCPServer needs.
+func TestMembers(t *testing.T) {
+	snap := snapshotOf(golden.LoadObjects(t, filepath.Join("..", "testdata", "groups", "seed-004")))
+	tests := []struct {
+		namespace, group string
+		servers, proxies []string
+	}{
+		{"default", "engineering-team", []string{"github-server", "jira-server"}, []string{}},
+		{"default", "data-team", []string{}, []string{"warehouse-proxy"}},
+		{"production", "engineering-team", []string{"github-server"}, []string{}},
+		{"default", "marketing-team", []string{"slack-server"}, []string{}},
+		{"default", "absent", []string{}, []string{}},
+		{"default", "", []string{}, []string{}},
+	}
+	for _, tt := range tests {
+		s, p := Members(snap, tt.namespace, tt.group)
+		if !slices.Equal(s, tt.servers) || !slices.Equal(p, tt.proxies) || s == nil || p == nil {
+			t.Errorf("Members(%q, %q) = %#v, %#v; want %v, %v", tt.namespace, tt.group, s, p, tt.servers, tt.proxies)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+package discovery
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// Options controls Discover. The zero value is the default of SPEC §6: all
+// namespaces, no label selector, no source registry, the ToolHive operator
+// naming scheme, registry-export required, description optional, http URLs
+// allowed with a warning.
+type Options struct {
+	// Namespaces restricts discovery to MCP resources in these namespaces;
+	// empty means all namespaces.
+	Namespaces []string
+
+	// LabelSelector selects MCP resources by label, in Kubernetes selector
+	// syntax ("team=a,tier in (gold,silver),!legacy"); empty selects all. A
+	// selector that does not parse is an InvalidSelector error and Discover
+	// returns no registry.
+	LabelSelector string
+
+	// SourceRegistry is the registry whose entries discovered servers enrich
+	// (seed 002's decision flow): an MCPServer whose image matches an entry's
+	// OCI package, or an MCPRemoteProxy whose spec.remoteURL matches one of an
+	// entry's remotes, gets a copy of that entry with the discovered remotes
+	// added. Nil means no source registry.
+	SourceRegistry *model.Registry
+
+	// Naming is how new entries are named; the zero value is
+	// NamingToolHiveOperator.
+	Naming NamingScheme
+
+	// URLAloneExports restores seed 002's older rule: a registry-url annotation
+	// exports the resource even without registry-export. By default (seed 001,
+	// the later design) registry-export must be "true".
+	URLAloneExports bool
+
+	// RequireDescription restores seed 002's rule that a server not in the
+	// source registry needs a registry-description: without one it is skipped
+	// with a MissingDescription warning. By default (seed 001) the entry gets
+	// "<Kind> <namespace>/<name>" and a MissingDescription info.
+	RequireDescription bool
+
+	// RequireHTTPS refuses http URLs (InsecureURL warning, URL dropped). URLs
+	// are always http or https: the upstream schema allows no other scheme
+	// (remotes[].url must match ^https?://), so this is the one choice of
+	// schemes there is.
+	RequireHTTPS bool
+
+	// EndpointPaths maps a remote type (sse, streamable-http) to the path the
+	// backend serves it on (ToolHive's proxy: /sse and /mcp). Method 2 uses it
+	// to build the external URL through the route's URLRewrite. A registry-url
+	// annotation is taken as given and is not changed by it.
+	EndpointPaths map[string]string
+
+	// LastUpdated is written as meta.last_updated (RFC 3339, UTC). The library
+	// reads no clock: callers pass the time.
+	LastUpdated time.Time
+}
+
+// NamingScheme says how a new registry entry is named after the MCP resource
+// it is built for.
+type NamingScheme int
+
+const (
+	// NamingToolHiveOperator names entries dev.stacklok.toolhive/{namespace}.{name}
+	// (seed 002; the ToolHive operator's format). It is the default.
+	NamingToolHiveOperator NamingScheme = iota
+	// NamingToolHiveRegistryServer names entries com.toolhive.k8s.{namespace}/{name}
+	// (ToolHive registry server's Kubernetes source).
+	NamingToolHiveRegistryServer
+)
+
+// String returns the scheme's name as the CLI spells it.
+func (n NamingScheme) String() string {
+	switch n {
+	case NamingToolHiveOperator:
+		return "toolhive-operator"
+	case NamingToolHiveRegistryServer:
+		return "toolhive-registry-server"
+	}
+	return fmt.Sprintf("NamingScheme(%d)", int(n))
+}
+
+// ParseNamingScheme reads "toolhive-operator" or "toolhive-registry-server";
+// "" is the default.
+func ParseNamingScheme(s string) (NamingScheme, error) {
+	switch strings.TrimSpace(s) {
+	case "", "toolhive-operator":
+		return NamingToolHiveOperator, nil
+	case "toolhive-registry-server":
+		return NamingToolHiveRegistryServer, nil
+	}
+	return 0, fmt.Errorf("unknown naming scheme %q (want toolhive-operator or toolhive-registry-server)", s)
+}
+
+// Name returns the entry name the scheme gives an MCP resource. Values other
+// than the named constants behave as the default. The result may break the
+// upstream name rules for names no Kubernetes API server would accept (or be
+// longer than 200 characters); Discover diagnoses and fixes those.
+func (n NamingScheme) Name(namespace, name string) string {
+	if n == NamingToolHiveRegistryServer {
+		return "com.toolhive.k8s." + namespace + "/" + name
+	}
+	return "dev.stacklok.toolhive/" + namespace + "." + name
+}
+
+// optionsRef is the object diagnostics about the options themselves name.
+var optionsRef = model.ObjectRef{Kind: "Options", Name: "discovery"}
+
+// config is Options checked and compiled once per Discover call.
+type config struct {
+	opts       Options
+	namespaces map[string]bool // nil: all
+	selector   labels.Selector
+	source     *sourceIndex
+}
+
+func compile(opts Options) (*config, model.Diagnostics) {
+	cfg := &config{opts: opts, selector: labels.Everything()}
+	if len(opts.Namespaces) > 0 {
+		cfg.namespaces = make(map[string]bool, len(opts.Namespaces))
+		for _, ns := range opts.Namespaces {
+			cfg.namespaces[ns] = true
+		}
+	}
+	var ds model.Diagnostics
+	if strings.TrimSpace(opts.LabelSelector) != "" {
+		sel, err := labels.Parse(opts.LabelSelector)
+		if err != nil {
+			ds = append(ds, model.Errorf(model.ReasonInvalidSelector, optionsRef, "labelSelector",
+				"label selector %q does not parse: %v", opts.LabelSelector, err))
+			return nil, ds
+		}
+		cfg.selector = sel
+	}
+	cfg.source = newSourceIndex(opts.SourceRegistry)
+	return cfg, ds
+}
+
+// inNamespace reports whether ns is one discovery looks at.
+func (c *config) inNamespace(ns string) bool {
+	return c.namespaces == nil || c.namespaces[ns]
+}
+
+// lastUpdated is meta.last_updated.
+func (c *config) lastUpdated() string {
+	return c.opts.LastUpdated.UTC().Format(time.RFC3339)
+}
