@@ -1,9 +1,188 @@
 package main
 
-// runMerge is the 'merge' verb. It is not implemented yet: it says so and exits
-// cleanly, so the README's first command works on every commit.
+import (
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mcpreg/mcpreg/merge"
+	"github.com/mcpreg/mcpreg/model"
+)
+
+const mergeSynopsis = `-f PATH... --mcpregistry NAME [--namespace NS] [--entry ENTRY] [--conflict STRATEGY]
+       mcpreg merge -f PATH... --namespace NS --selector k=v[,k=v...] [--key K]
+                    [--include G]... [--exclude G]... [--include-tag T]... [--exclude-tag T]...
+                    [--conflict prefix|priority|error]`
+
+// mergeFlags are the flags of the merge verb.
+type mergeFlags struct {
+	common
+	mcpregistry, namespace, entry string
+	selector, key, conflict       string
+	include, exclude              stringList
+	includeTag, excludeTag        stringList
+	set                           map[string]bool // flags given on the command line
+}
+
+// runMerge is the 'merge' verb (SPEC §9): it merges the ConfigMaps an
+// MCPRegistry entry selects, or those a label selector picks in a namespace,
+// and prints the upstream registry document.
 func runMerge(e *env, args []string) int {
-	_ = args
-	_, _ = e.stderr.Write([]byte("mcpreg merge: not yet implemented\n"))
-	return exitOK
+	var f mergeFlags
+	fs := newFlagSet(e, "merge", mergeSynopsis)
+	f.register(fs, true)
+	fs.StringVar(&f.mcpregistry, "mcpregistry", "", "merge for the MCPRegistry `NAME`, with its entry's selector, key, format and filter")
+	fs.StringVar(&f.namespace, "namespace", "", "`NS` of the MCPRegistry (optional when its name is unique) or of the ConfigMaps to select")
+	fs.StringVar(&f.entry, "entry", "", "the MCPRegistry `ENTRY` to merge (optional when only one entry has a ConfigMap source)")
+	fs.StringVar(&f.selector, "selector", "", "label `SELECTOR` of the ConfigMaps, Kubernetes syntax (k=v,k2 in (a,b),!k3)")
+	fs.StringVar(&f.key, "key", "", "ConfigMap `KEY` holding registry data (default registry.json)")
+	fs.Var(&f.include, "include", "keep only servers whose name matches the glob `G`; repeatable")
+	fs.Var(&f.exclude, "exclude", "drop servers whose name matches the glob `G`; repeatable")
+	fs.Var(&f.includeTag, "include-tag", "keep only servers with the tag `T`; repeatable")
+	fs.Var(&f.excludeTag, "exclude-tag", "drop servers with the tag `T`; repeatable")
+	fs.StringVar(&f.conflict, "conflict", "prefix", "conflict `STRATEGY`: prefix, priority or error")
+	pos, status, ok := parseFlags(fs, args)
+	if !ok {
+		return status
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if err := f.check(); err != nil {
+		return usageError(e, "merge: %v", err)
+	}
+	if len(pos) > 0 {
+		return usageError(e, "merge: unexpected argument %q (manifests are given with -f)", pos[0])
+	}
+	strategy, err := merge.ParseStrategy(f.conflict)
+	if err != nil {
+		return usageError(e, "merge: --conflict: %v", err)
+	}
+	lastUpdated, _ := time.Parse(time.RFC3339, f.lastUpdated(e)) // lastUpdated writes RFC 3339
+
+	var res merge.Result
+	if f.mcpregistry != "" {
+		for _, name := range []string{"selector", "key", "include", "exclude", "include-tag", "exclude-tag"} {
+			if f.set[name] {
+				return usageError(e, "merge: --%s cannot be used with --mcpregistry: the MCPRegistry entry sets it", name)
+			}
+		}
+		objs, err := loadObjects(e, f.files)
+		if err != nil {
+			return usageError(e, "merge: %v", err)
+		}
+		reg, err := findRegistry(objs.MCPRegistries, f.mcpregistry, f.namespace)
+		if err != nil {
+			return usageError(e, "merge: %v", err)
+		}
+		res, err = merge.ForRegistry(reg, f.entry, objs.ConfigMaps, merge.Options{Strategy: strategy, LastUpdated: lastUpdated})
+		if err != nil {
+			return usageError(e, "merge: %v", err)
+		}
+	} else {
+		switch {
+		case f.set["entry"]:
+			return usageError(e, "merge: --entry needs --mcpregistry")
+		case !f.set["selector"]:
+			return usageError(e, "merge: give --mcpregistry NAME, or --namespace NS and --selector k=v")
+		case f.namespace == "":
+			return usageError(e, "merge: --selector needs --namespace: ConfigMaps are selected in one namespace only")
+		}
+		objs, err := loadObjects(e, f.files)
+		if err != nil {
+			return usageError(e, "merge: %v", err)
+		}
+		res = f.mergeSelected(objs.ConfigMaps, strategy, lastUpdated)
+	}
+	code := emit(e, &f.common, res.Document(), res.Diagnostics)
+	if code == exitOK && f.diagnostics == "text" {
+		fmt.Fprintln(e.stderr, summary(&res))
+	}
+	return code
+}
+
+// mergeSelected is the form without an MCPRegistry: the flags make the entry.
+func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strategy, lastUpdated time.Time) merge.Result {
+	owner := model.ObjectRef{Kind: "ConfigMapSelector", Namespace: f.namespace, Name: f.selector}
+	ls, err := metav1.ParseToLabelSelector(f.selector)
+	if err != nil {
+		return merge.Result{Diagnostics: model.Diagnostics{model.Errorf(model.ReasonInvalidSelector, owner, "",
+			"invalid selector %q: %v", f.selector, err)}}
+	}
+	var filter *model.RegistryFilter
+	if len(f.include)+len(f.exclude) > 0 {
+		filter = &model.RegistryFilter{Names: &model.IncludeExclude{Include: f.include, Exclude: f.exclude}}
+	}
+	if len(f.includeTag)+len(f.excludeTag) > 0 {
+		if filter == nil {
+			filter = &model.RegistryFilter{}
+		}
+		filter.Tags = &model.IncludeExclude{Include: f.includeTag, Exclude: f.excludeTag}
+	}
+	return merge.Merge(merge.Input{
+		Owner:       owner,
+		Namespace:   f.namespace,
+		ConfigMaps:  cms,
+		Selector:    ls,
+		Key:         f.key,
+		Strategy:    strategy,
+		Filter:      filter,
+		LastUpdated: lastUpdated,
+	})
+}
+
+// findRegistry finds the MCPRegistry by name, in namespace when given. The
+// same object read twice (from two -f) is one match.
+func findRegistry(regs []*model.MCPRegistry, name, namespace string) (*model.MCPRegistry, error) {
+	var found *model.MCPRegistry
+	var namespaces []string
+	for _, r := range regs {
+		if r.Name != name || namespace != "" && r.Namespace != namespace {
+			continue
+		}
+		if !slices.Contains(namespaces, r.Namespace) {
+			namespaces = append(namespaces, r.Namespace)
+		}
+		if found == nil {
+			found = r
+		}
+	}
+	switch {
+	case found == nil && namespace != "":
+		return nil, fmt.Errorf("no MCPRegistry %q in namespace %q", name, namespace)
+	case found == nil:
+		return nil, fmt.Errorf("no MCPRegistry %q", name)
+	case len(namespaces) > 1:
+		slices.Sort(namespaces)
+		return nil, fmt.Errorf("MCPRegistry %q is in several namespaces (%s); choose one with --namespace", name, strings.Join(namespaces, ", "))
+	}
+	return found, nil
+}
+
+// summary is the closing line in text mode, like validate's: how much was
+// merged and what the filter removed.
+func summary(r *merge.Result) string {
+	s := fmt.Sprintf("merged %s from %s", plural(len(r.Registry.Servers), "server"), plural(len(r.Sources), "ConfigMap"))
+	if n := len(r.Filtered); n > 0 {
+		s += fmt.Sprintf("; the filter removed %d: %s", n, capList(r.Filtered, 10))
+	}
+	return s
+}
+
+func capList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// mergeCLI runs mcpreg with a fixed clock and returns exit status, stdout, stderr.
+func mergeCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{
+		stdin:  strings.NewReader(stdin),
+		stdout: &out,
+		stderr: &errb,
+		now:    func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
+	}
+	code := run(e, args)
+	return code, out.String(), errb.String()
+}
+
+// mergedNames reads the server names of a printed registry document.
+func mergedNames(t *testing.T, doc string) []string {
+	t.Helper()
+	var d struct {
+		Data struct {
+			Servers []struct {
+				Name string `json:"name"`
+			} `json:"servers"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal([]byte(doc), &d); err != nil {
+		t.Fatalf("stdout is not a registry document: %v\n%s", err, doc)
+	}
+	names := []string{}
+	for _, s := range d.Data.Servers {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// TestMergeSeedExamples runs seed 000's examples from the embedded cluster.
+func TestMergeSeedExamples(t *testing.T) {
+	tests := []struct {
+		registry string
+		want     []string
+	}{
+		{"all-teams-registry", []string{
+			"io.github.stacklok/slack-mcp", "io.github.stacklok/snowflake-mcp",
+			"team-a-mcp-servers/github-mcp", "team-b-mcp-servers/github-mcp",
+		}},
+		{"filtered-registry", []string{"io.github.stacklok/slack-mcp", "io.github.stacklok/snowflake-mcp"}},
+		{"platform-only-registry", []string{"io.github.stacklok/github-mcp", "io.github.stacklok/slack-mcp"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.registry, func(t *testing.T) {
+			code, out, errs := mergeCLI(t, "", "merge", "--mcpregistry", tt.registry)
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s", code, errs)
+			}
+			if got := mergedNames(t, out); !slices.Equal(got, tt.want) {
+				t.Errorf("servers = %q, want %q", got, tt.want)
+			}
+			if !strings.HasSuffix(out, "}\n") || !strings.Contains(out, "\n  \"version\": \"1.0.0\"") {
+				t.Errorf("stdout is not two-space indented JSON with a trailing newline:\n%s", out)
+			}
+			if !strings.Contains(out, `"last_updated": "2025-01-01T00:00:00Z"`) {
+				t.Error("meta.last_updated is not the clock's time")
+			}
+		})
+	}
+	// The document is the one of the golden case with the same manifests.
+	_, out, _ := mergeCLI(t, "", "merge", "--mcpregistry", "all-teams-registry", "--namespace", "toolhive-system", "--now", "2025-01-01T00:00:00Z")
+	want, err := os.ReadFile("../../testdata/merge/seed-all-teams/want.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("CLI output differs from testdata/merge/seed-all-teams/want.json")
+	}
+}
+
+func TestMergeSelectorForm(t *testing.T) {
+	dir := "../../testdata/merge/seed-all-teams"
+	code, out, errs := mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
+		"--selector", "toolhive.stacklok.dev/registry=true", "--include", "team-*", "--exclude", "*-b-*")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if got := mergedNames(t, out); !slices.Equal(got, []string{"team-a-mcp-servers/github-mcp"}) {
+		t.Errorf("servers = %q", got)
+	}
+	if !strings.Contains(errs, "the filter removed 3") {
+		t.Errorf("stderr does not summarise the filter:\n%s", errs)
+	}
+
+	// Set-based selector syntax, priority strategy.
+	code, out, errs = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
+		"--selector", "team in (platform,data),toolhive.stacklok.dev/registry", "--conflict", "priority")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if got := mergedNames(t, out); !slices.Equal(got, []string{"io.github.stacklok/github-mcp", "io.github.stacklok/slack-mcp", "io.github.stacklok/snowflake-mcp"}) {
+		t.Errorf("servers = %q", got)
+	}
+	if !strings.Contains(errs, "warning ConflictShadowed ConfigMap/toolhive-system/team-b-mcp-servers") {
+		t.Errorf("stderr:\n%s", errs)
+	}
+
+	// Tags.
+	code, out, _ = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
+		"--selector", "toolhive.stacklok.dev/registry=true", "--include-tag", "db")
+	if code != exitOK || len(mergedNames(t, out)) != 0 {
+		t.Errorf("exit %d, servers %q; want none (no server has tags)", code, mergedNames(t, out))
+	}
+	code, out, _ = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
+		"--selector", "toolhive.stacklok.dev/registry=true", "--exclude-tag", "db")
+	if code != exitOK || len(mergedNames(t, out)) != 4 {
+		t.Errorf("exit %d, servers %q; want all four", code, mergedNames(t, out))
+	}
+
+	// Another key and namespace select nothing: an empty registry, exit 0.
+	code, out, errs = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "default", "--selector", "a=b", "--key", "other.json")
+	if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "NoConfigMapsSelected") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestMergeErrors: an Error diagnostic that stops the merge exits 1 with
+// nothing on stdout.
+func TestMergeErrors(t *testing.T) {
+	dir := "../../testdata/merge/seed-all-teams"
+	tests := []struct {
+		name   string
+		args   []string
+		reason string
+	}{
+		{"conflict error", []string{"--selector", "toolhive.stacklok.dev/registry=true", "--conflict", "error"}, "ConflictError"},
+		{"bad selector", []string{"--selector", "team in (a"}, "InvalidSelector"},
+		{"empty selector", []string{"--selector", ""}, "InvalidSelector"},
+		{"bad filter", []string{"--selector", "team=data", "--include", "team-[a"}, "InvalidFilter"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"merge", "-f", dir, "--namespace", "toolhive-system", "--diagnostics", "json"}, tt.args...)
+			code, out, errs := mergeCLI(t, "", args...)
+			if code != exitError {
+				t.Errorf("exit %d, want %d", code, exitError)
+			}
+			if out != "" {
+				t.Errorf("stdout is not empty:\n%s", out)
+			}
+			found := false
+			for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
+				var d struct {
+					Severity string `json:"severity"`
+					Reason   string `json:"reason"`
+					Object   struct {
+						Kind, Namespace, Name string
+					} `json:"object"`
+					Message string `json:"message"`
+				}
+				if err := json.Unmarshal([]byte(line), &d); err != nil {
+					t.Fatalf("stderr line is not JSON: %q", line)
+				}
+				if d.Reason == tt.reason && d.Severity == "error" && d.Object.Kind != "" && d.Message != "" {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no error %s in:\n%s", tt.reason, errs)
+			}
+		})
+	}
+}
+
+func TestMergeUsage(t *testing.T) {
+	tmp := t.TempDir()
+	twoNamespaces := filepath.Join(tmp, "two.yaml")
+	if err := os.WriteFile(twoNamespaces, []byte(`
+apiVersion: toolhive.stacklok.dev/v1alpha1
+kind: MCPRegistry
+metadata: {name: reg, namespace: a}
+spec:
+  registries:
+    - name: one
+      configMapSelector: {matchLabels: {x: "1"}}
+    - name: two
+      configMapRef: {name: cm}
+---
+apiVersion: toolhive.stacklok.dev/v1alpha1
+kind: MCPRegistry
+metadata: {name: reg, namespace: b}
+spec:
+  registries:
+    - name: git
+      git: {repository: "https://example.com/r.git"}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no form", []string{}, "give --mcpregistry"},
+		{"selector without namespace", []string{"--selector", "a=b"}, "--selector needs --namespace"},
+		{"entry without registry", []string{"--namespace", "x", "--selector", "a=b", "--entry", "e"}, "--entry needs --mcpregistry"},
+		{"registry and selector", []string{"--mcpregistry", "all-teams-registry", "--selector", "a=b"}, "--selector cannot be used with --mcpregistry"},
+		{"registry and include", []string{"--mcpregistry", "all-teams-registry", "--include", "*"}, "--include cannot be used"},
+		{"unknown registry", []string{"--mcpregistry", "nope"}, `no MCPRegistry "nope"`},
+		{"unknown registry in namespace", []string{"--mcpregistry", "all-teams-registry", "--namespace", "default"}, `in namespace "default"`},
+		{"ambiguous registry", []string{"-f", twoNamespaces, "--mcpregistry", "reg"}, "several namespaces (a, b)"},
+		{"several ConfigMap entries", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a"}, "2 entries with a ConfigMap source"},
+		{"entry without ConfigMap source", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "b"}, "no entry with a ConfigMap source"},
+		{"unknown entry", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "three"}, `no entry "three"`},
+		{"bad strategy", []string{"--mcpregistry", "all-teams-registry", "--conflict", "first"}, "unknown conflict strategy"},
+		{"positional argument", []string{"manifests.yaml", "--mcpregistry", "all-teams-registry"}, "unexpected argument"},
+		{"bad now", []string{"--mcpregistry", "all-teams-registry", "--now", "yesterday"}, "RFC 3339"},
+		{"missing file", []string{"-f", filepath.Join(tmp, "missing.yaml"), "--mcpregistry", "x"}, "missing.yaml"},
+		{"unknown flag", []string{"--colour"}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := mergeCLI(t, "", append([]string{"merge"}, tt.args...)...)
+			if code != exitUsage {
+				t.Errorf("exit %d, want %d\n%s", code, exitUsage, errs)
+			}
+			if out != "" {
+				t.Errorf("stdout is not empty: %s", out)
+			}
+			if !strings.Contains(errs, tt.want) {
+				t.Errorf("stderr does not say %q:\n%s", tt.want, errs)
+			}
+		})
+	}
+	// The chosen entry merges; the same registry given twice is one match.
+	code, out, errs := mergeCLI(t, "", "merge", "-f", twoNamespaces, "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "two")
+	if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "ConfigMap a/cm not found") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, _ := mergeCLI(t, "", "merge", "-h"); code != exitOK {
+		t.Errorf("merge -h exits %d", code)
+	}
+}
+
+// TestMergeStdinList reads "kubectl get -o yaml" output (a List) from stdin.
+func TestMergeStdinList(t *testing.T) {
+	list := `apiVersion: v1
+kind: List
+items:
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata: {name: one, namespace: ns, labels: {reg: "true"}}
+    data:
+      registry.json: '{"servers":[{"name":"fetch","url":"https://fetch.example/mcp","transport":"streamable-http","description":"Fetch"}]}'
+  - apiVersion: toolhive.stacklok.dev/v1beta1
+    kind: MCPRegistry
+    metadata: {name: r, namespace: ns}
+    spec:
+      registries:
+        - name: e
+          configMapSelector: {matchLabels: {reg: "true"}}
+`
+	code, out, errs := mergeCLI(t, list, "merge", "-f", "-", "--mcpregistry", "r")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if got := mergedNames(t, out); !slices.Equal(got, []string{"io.github.stacklok/fetch"}) {
+		t.Errorf("servers = %q", got)
+	}
+	if !strings.Contains(out, `"url": "https://fetch.example/mcp"`) {
+		t.Errorf("the remote is missing:\n%s", out)
+	}
+}

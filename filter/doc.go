@@ -1,0 +1,31 @@
+// Package filter decides which registry entries a name/tag filter keeps, with
+// the semantics of ToolHive's registry server (SPEC §5).
+//
+// The rule, for names and for tags alike:
+//
+//   - an exclude that matches removes the entry (exclude wins over include);
+//   - if any include is given, the entry is kept only when one matches;
+//   - no patterns at all keeps everything.
+//
+// An entry is kept only when it passes both the name rule and the tag rule.
+//
+// Name patterns are globs (github.com/gobwas/glob) compiled without
+// separators, so "*" crosses "/" ("team-a/*" and "*/slack-*" match prefixed
+// and namespaced names) and matching is case-sensitive. A pattern without "/"
+// also matches when it matches the server part of the name (after the "/"):
+// "slack-*" keeps io.github.stacklok/slack-mcp, as seed 000 expects of the
+// bare names ToolHive catalogs used. A pattern is valid only
+// when both gobwas/glob and path/filepath accept it, because ToolHive's
+// registry server checks it with both: a filter this package accepts is one the
+// server accepts too. Matching is gobwas/glob's, quirks included, so that the
+// operator and the server keep the same entries: "?" alone matches the empty
+// string, an unclosed "{a,b" is an alternation, and a prefix and suffix may
+// overlap ("a*a" matches "a"). Real server names (namespace "/" name, at least
+// three characters) rarely meet them. Tags are exact, case-sensitive strings, read with
+// model.Server.Tags (the legacy "tags" field and every
+// _meta.publisher-provided.<publisher>.<key>.tags list).
+//
+// A Filter is compiled once by New or FromRegistryFilter, which fail on a bad
+// pattern naming it, and then applied any number of times without error paths.
+// The nil *Filter keeps everything.
+package filter

@@ -1,0 +1,79 @@
+package merge
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// benchConfigMaps builds n ConfigMaps of per upstream servers each; one
+// server name in ten is shared by every ConfigMap, so the prefix rule runs.
+func benchConfigMaps(n, per int) ([]*corev1.ConfigMap, int64) {
+	var cms []*corev1.ConfigMap
+	var size int64
+	for c := range n {
+		servers := make([]testServer, per)
+		for i := range servers {
+			name := fmt.Sprintf("io.github.team%d/server-%d", c, i)
+			if i%10 == 0 {
+				name = fmt.Sprintf("io.github.shared/server-%d", i)
+			}
+			servers[i] = testServer{Name: name, ID: fmt.Sprintf("%d-%d", c, i),
+				URL: fmt.Sprintf("https://mcp.example.com/team%d/server-%d", c, i), Tags: []string{"db", "web"}}
+		}
+		doc := upstreamDoc(servers...)
+		size += int64(len(doc))
+		cms = append(cms, configMap(fmt.Sprintf("team-%03d", c), regLabels, doc))
+	}
+	return cms, size
+}
+
+// BenchmarkMerge merges 20 ConfigMaps of 500 servers (10,000 servers). The
+// side-by-side comparison with ToolHive at 100,000 servers is in bench/.
+func BenchmarkMerge(b *testing.B) {
+	cms, size := benchConfigMaps(20, 500)
+	for _, bc := range []struct {
+		name   string
+		filter *model.RegistryFilter
+	}{
+		{"nofilter", nil},
+		{"filter", &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"*-7*"}}, Tags: &model.IncludeExclude{Include: []string{"db"}}}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			in := Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Filter: bc.filter, LastUpdated: now}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				res := Merge(in)
+				if res.Registry == nil || len(res.Registry.Servers) == 0 {
+					b.Fatal(res.Diagnostics)
+				}
+			}
+		})
+	}
+	// The yardstick of SPEC §10: merging should stay within 3× of json.Valid
+	// over the same bytes.
+	b.Run("json.Valid", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, cm := range cms {
+				if !json.Valid([]byte(cm.Data["registry.json"])) {
+					b.Fatal("invalid fixture")
+				}
+			}
+		}
+	})
+	b.Run("document", func(b *testing.B) {
+		res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = res.Document()
+		}
+	})
+}

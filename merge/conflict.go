@@ -1,0 +1,159 @@
+package merge
+
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/mcpreg/mcpreg/model"
+	"github.com/mcpreg/mcpreg/naming"
+)
+
+// maxListed bounds the ConfigMaps a conflict message lists.
+const maxListed = 10
+
+// holders maps each conflicting name to its entries, in merge order.
+func (m *merger) holders(count map[string]int) map[string][]*entry {
+	out := make(map[string][]*entry)
+	for _, e := range m.entries {
+		if count[e.orig] > 1 {
+			out[e.orig] = append(out[e.orig], e)
+		}
+	}
+	return out
+}
+
+// sourceNames lists the ConfigMaps of entries, except skip.
+func (m *merger) sourceNames(es []*entry, skip *entry) []string {
+	var out []string
+	for _, e := range es {
+		if e != skip {
+			out = append(out, m.sources[e.src].ref.Name)
+		}
+	}
+	return out
+}
+
+// refuse reports one ConflictError per conflicting name (StrategyError).
+func (m *merger) refuse(count map[string]int) {
+	h := m.holders(count)
+	names := make([]string, 0, len(h))
+	for name := range h {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		es := h[name]
+		m.ds = append(m.ds, model.Errorf(model.ReasonConflictError, m.owner, m.ownerField(""),
+			"server %q is defined by %d ConfigMaps: %s; the conflict strategy is %q, so nothing is merged",
+			name, len(es), joinCapped(m.sourceNames(es, nil), maxListed), StrategyError))
+	}
+}
+
+// shadow keeps the first copy of each name in merge order (StrategyPriority)
+// and returns the entries kept.
+func (m *merger) shadow(count map[string]int) []*entry {
+	winner := make(map[string]*entry)
+	kept := m.entries[:0:0]
+	for _, e := range m.entries {
+		if count[e.orig] == 1 {
+			kept = append(kept, e)
+			continue
+		}
+		w, taken := winner[e.orig]
+		if !taken {
+			winner[e.orig] = e
+			kept = append(kept, e)
+			continue
+		}
+		src, wsrc := m.sources[e.src], m.sources[w.src]
+		m.ds = append(m.ds, model.Warningf(model.ReasonConflictShadowed, src.ref, m.fieldOf(e),
+			"server %q skipped: ConfigMap %s, earlier in priority order, defines it too", e.orig, wsrc.ref.Name))
+	}
+	return kept
+}
+
+// rename gives every conflicting copy a name by the prefix rule
+// (StrategyPrefix) and diagnoses each rename.
+func (m *merger) rename(count map[string]int) {
+	copies := make([]naming.Copy, len(m.entries))
+	for i, e := range m.entries {
+		copies[i] = naming.Copy{Name: e.orig, Source: m.sources[e.src].ref.Name}
+	}
+	assigned := naming.Assign(copies)
+	h := m.holders(count)
+	for i, a := range assigned {
+		e := m.entries[i]
+		if a.Name == e.orig {
+			continue
+		}
+		src := m.sources[e.src]
+		field := m.fieldOf(e) // before SetName: the locator finds the entry by its name
+		e.s.SetName(a.Name)
+		conflict := count[e.orig] > 1
+		if conflict {
+			m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, field,
+				"server %q is also defined by ConfigMap %s; renamed to %q",
+				e.orig, joinCapped(m.sourceNames(h[e.orig], e), maxListed), a.Name))
+		}
+		switch a.Step {
+		case naming.Qualified:
+			m.ds = append(m.ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
+				"server %q: the prefixed name %q collides with another server's name; renamed to %q",
+				e.orig, naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), a.Name))
+		case naming.Suffixed:
+			tried := fmt.Sprintf("its shortened name %q", naming.Shorten(e.orig))
+			if conflict {
+				tried = fmt.Sprintf("the prefixed name %q and the qualified name %q",
+					naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), naming.Shorten(naming.Qualify(src.ref.Name, e.orig)))
+			}
+			m.ds = append(m.ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
+				"server %q: %s collide with other servers' names; renamed to %q", e.orig, tried, a.Name))
+		}
+		if a.Shortened {
+			m.ds = append(m.ds, model.Warningf(model.ReasonNameTooLong, src.ref, field,
+				"server %q: the name %q is %d characters, over the limit of %d; shortened to %q",
+				e.orig, a.Full, utf8.RuneCountInString(a.Full), naming.MaxLen, a.Name))
+		}
+	}
+}
+
+// dedupeRemoteURLs drops, in merge order, each server with a remote URL an
+// earlier server already uses: ToolHive's registry server rejects a document
+// where two servers share one.
+func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
+	var owner map[string]*entry
+	out := kept[:0:0]
+	for _, e := range kept {
+		if _, has := e.s.Get(model.KeyRemotes); !has {
+			out = append(out, e)
+			continue
+		}
+		if owner == nil {
+			owner = make(map[string]*entry)
+		}
+		remotes := e.s.Remotes()
+		var clash *entry
+		var url string
+		for _, r := range remotes {
+			if o, taken := owner[r.URL]; taken && r.URL != "" && o != e {
+				clash, url = o, r.URL
+				break
+			}
+		}
+		if clash != nil {
+			src, csrc := m.sources[e.src], m.sources[clash.src]
+			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateRemoteURL, src.ref, m.fieldOf(e),
+				"server %q skipped: its remote URL %q is already used by server %q from ConfigMap %s",
+				e.s.Name(), url, clash.s.Name(), csrc.ref.Name))
+			continue
+		}
+		for _, r := range remotes {
+			if r.URL != "" {
+				owner[r.URL] = e
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}

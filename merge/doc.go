@@ -1,0 +1,59 @@
+// Package merge aggregates the registry data of label-selected ConfigMaps into
+// one upstream registry document, the way an operator builds the file it
+// mounts into ToolHive's registry server (seed 000, SPEC §4).
+//
+// Merge takes a snapshot of ConfigMaps and an Input saying which to use (a
+// label selector, one ConfigMap by name, or all given, in order), how to read
+// them and how to settle conflicts; it returns the document, its content hash
+// and sorted diagnostics. ForRegistry does the same for an entry of an
+// MCPRegistry and also renders the output ConfigMap. The package also holds
+// what an operator needs around a merge: the watch mapping (ConfigMapChange),
+// the MCPRegistry validation of seed 000's CEL rule (ValidateMCPRegistry) and
+// the sync decision of seed 003 (DecideSync).
+//
+// # Pipeline
+//
+//  1. Selection. With a selector: the ConfigMaps of the namespace whose labels
+//     match matchLabels and matchExpressions, never one the library generated
+//     (IsGenerated), ordered by name; an empty or malformed selector is an
+//     InvalidSelector error. With a name: that ConfigMap of the namespace.
+//     Otherwise every ConfigMap given, in the order given. Nothing selected is
+//     an empty registry and NoConfigMapsSelected. A snapshot holding one
+//     object twice (same namespace and name) keeps one: the higher
+//     resourceVersion, then the greater JSON encoding, so the choice does not
+//     depend on input order.
+//  2. Reading. The key (default registry.json) is read from data, else
+//     binaryData, and parsed with model.Parse (any of the three shapes, or the
+//     format asked for). A missing key (MissingKey), bad JSON (InvalidJSON) or
+//     unknown shape (UnknownFormat) skips the ConfigMap with a warning. A bad
+//     entry skips that entry only (InvalidEntry): the accounting rule —
+//     every dropped server is named by exactly one diagnostic — holds for the
+//     others of its ConfigMap, which still merge. Entries without a
+//     description get "<server> from ConfigMap <namespace>/<name>" with an
+//     Info MissingDescription (seed 000's own example has none, and the
+//     upstream schema requires one); over-long descriptions and titles are
+//     shortened (DescriptionTooLong); entries that break another upstream rule
+//     are dropped (InvalidEntry). A name repeated inside one ConfigMap keeps
+//     its first entry (DuplicateServer). Members of "data" other than
+//     "servers" are not merged (InvalidEntry warning naming them).
+//  3. Conflicts: a name defined by several ConfigMaps. StrategyPrefix renames
+//     every copy by the prefix rule of package naming (NameConflict, and
+//     NameCollision / NameTooLong when its fallbacks apply); StrategyPriority
+//     keeps the copy of the first ConfigMap in merge order (ConflictShadowed
+//     for the others); StrategyError returns no registry and one ConflictError
+//     per conflicting name.
+//  4. Filter, on the final names (so "team-a/*" matches prefixed names); the
+//     removed names are listed in Result.Filtered. A bad pattern is an
+//     InvalidFilter error and no registry.
+//  5. Remote URLs: the upstream registry rejects a document where two servers
+//     share a remote URL, so a server whose remote URL an earlier server in
+//     merge order already uses is dropped (DuplicateRemoteURL).
+//  6. Output: servers sorted by name, version 1.0.0, meta.last_updated from
+//     the caller. One PartialSyncFailure warning lists, sorted, the ConfigMaps
+//     that were skipped or lost entries — the operator's status message and
+//     Warning Event.
+//
+// The result does not depend on the order of the ConfigMaps in the snapshot
+// when a selector chooses them; with explicit ConfigMaps the order given is
+// the priority order. Merge never changes its inputs.
+package merge

@@ -1,0 +1,44 @@
+package merge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// Hash is the content hash of a merged registry: the SHA-256, in hex, of the
+// servers as a compact JSON array sorted by name (then by their bytes), each
+// server's members in their order. It leaves out the document's version and
+// meta.last_updated and does not depend on the order of servers, so it changes
+// only when what clients can see changes — what status.syncStatus.lastSyncHash
+// compares.
+func Hash(servers []*model.Server) string {
+	sorted := servers
+	if !slices.IsSortedFunc(servers, compareServers) {
+		sorted = slices.Clone(servers)
+		slices.SortFunc(sorted, compareServers)
+	}
+	h := sha256.New()
+	buf := make([]byte, 0, 4096)
+	h.Write([]byte{'['})
+	for i, s := range sorted {
+		buf = buf[:0]
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = s.AppendJSON(buf)
+		h.Write(buf)
+	}
+	h.Write([]byte{']'})
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func compareServers(a, b *model.Server) int {
+	if c := strings.Compare(a.Name(), b.Name()); c != 0 {
+		return c
+	}
+	return strings.Compare(string(a.AppendJSON(nil)), string(b.AppendJSON(nil)))
+}

@@ -1,0 +1,405 @@
+package merge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mcpreg/mcpreg/filter"
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+	"github.com/mcpreg/mcpreg/model"
+	"github.com/mcpreg/mcpreg/naming"
+)
+
+// Strategy says how a server name defined by several ConfigMaps is settled.
+type Strategy string
+
+// The conflict strategies of SPEC §4. The zero value means StrategyPrefix.
+const (
+	// StrategyPrefix renames every conflicting copy "{configmap}/{server}"
+	// (seed 000).
+	StrategyPrefix Strategy = "prefix"
+	// StrategyPriority keeps the copy of the first ConfigMap in merge order.
+	StrategyPriority Strategy = "priority"
+	// StrategyError refuses to merge conflicting data.
+	StrategyError Strategy = "error"
+)
+
+// ParseStrategy reads a strategy name; "" is StrategyPrefix.
+func ParseStrategy(s string) (Strategy, error) {
+	switch Strategy(s) {
+	case "", StrategyPrefix:
+		return StrategyPrefix, nil
+	case StrategyPriority, StrategyError:
+		return Strategy(s), nil
+	}
+	return "", fmt.Errorf("unknown conflict strategy %q (want prefix, priority or error)", s)
+}
+
+// Input says what to merge and how.
+type Input struct {
+	// Owner is the object the merge is done for, usually the MCPRegistry.
+	// Diagnostics about the merge as a whole (InvalidSelector,
+	// NoConfigMapsSelected, ConflictError, PartialSyncFailure, InvalidFilter)
+	// name it. When Kind is empty, a stand-in is used: Kind
+	// "ConfigMapSelector" named by the selector, or the named ConfigMap, or
+	// Kind "ConfigMapList" for explicit ConfigMaps.
+	Owner model.ObjectRef
+	// OwnerField is the path of the merge's settings inside Owner, such as
+	// "spec.registries[0]"; diagnostics about the selector and the filter
+	// use it as their field prefix.
+	OwnerField string
+
+	// Namespace is where a Selector or a Name looks; ConfigMaps of other
+	// namespaces are never used then.
+	Namespace string
+	// ConfigMaps is the snapshot: the ConfigMaps to choose from with a
+	// Selector or a Name, or the sources themselves, in priority order,
+	// when both are unset. Nil elements are ignored.
+	ConfigMaps []*corev1.ConfigMap
+	// Selector chooses ConfigMaps of Namespace by label (configMapSelector).
+	Selector *metav1.LabelSelector
+	// Name chooses the one ConfigMap of Namespace with that name
+	// (configMapRef). Selector and Name are exclusive.
+	Name string
+
+	// Key is the ConfigMap key holding registry data; model.DefaultRegistryKey
+	// when empty.
+	Key string
+	// Format forces a registry shape; model.FormatAuto detects it.
+	Format model.Format
+	// DefaultNamespace is the namespace given to legacy and list entries
+	// without one; model.DefaultNamespace when empty.
+	DefaultNamespace string
+	// Strategy settles conflicts; StrategyPrefix when empty. Another value
+	// is a ConflictError: a misconfigured strategy must not pick one silently.
+	Strategy Strategy
+	// Filter is applied after merging and renaming; nil keeps everything.
+	Filter *model.RegistryFilter
+	// LastUpdated is written as meta.last_updated (RFC 3339, UTC); the
+	// caller's clock, since the library reads none.
+	LastUpdated time.Time
+}
+
+// Result is the outcome of a merge.
+type Result struct {
+	// Registry is the merged document, or nil when an Error diagnostic
+	// stopped the merge (InvalidSelector, InvalidFilter, ConflictError).
+	Registry *model.Registry
+	// Hash is the content hash of Registry's servers (see Hash); "" when
+	// Registry is nil.
+	Hash string
+	// Diagnostics are sorted.
+	Diagnostics model.Diagnostics
+	// Sources are the ConfigMaps merged, in merge order.
+	Sources []model.ObjectRef
+	// Filtered lists, sorted, the final names of the servers the filter
+	// removed.
+	Filtered []string
+	// ConfigMap is the output ConfigMap; only ForRegistry renders it.
+	ConfigMap *corev1.ConfigMap
+}
+
+// Document returns the registry document as the CLI prints it and the output
+// ConfigMap holds it (two-space indented JSON and a newline), or nil.
+func (r *Result) Document() []byte {
+	if r.Registry == nil {
+		return nil
+	}
+	return r.Registry.Encode()
+}
+
+// source is one selected ConfigMap while it is merged.
+type source struct {
+	cm    *corev1.ConfigMap
+	ref   model.ObjectRef
+	field string // data[key] or binaryData[key]
+	// failure is why the ConfigMap was skipped ("MissingKey", ...), or "".
+	failure model.Reason
+	// skipped counts the entries dropped as invalid.
+	skipped int
+}
+
+// entry is one server on its way to the output.
+type entry struct {
+	s     *model.Server
+	src   int    // index into merger.sources
+	pos   int    // its position among the entries model.Parse returned
+	orig  string // the name it was read with
+	field string // its path in the ConfigMap; "" until needed
+}
+
+type merger struct {
+	in      Input
+	owner   model.ObjectRef
+	key     string
+	sources []*source
+	entries []*entry
+	ds      model.Diagnostics
+}
+
+// Merge merges the registry data of the ConfigMaps that in chooses (see Input) into
+// one upstream document; the package documentation gives the steps. It never
+// panics and never changes its inputs.
+func Merge(in Input) Result {
+	m := &merger{in: in, owner: in.owner(), key: in.Key}
+	if m.key == "" {
+		m.key = model.DefaultRegistryKey
+	}
+	res := m.run()
+	res.Diagnostics = m.ds
+	res.Diagnostics.Sort()
+	for _, s := range m.sources {
+		res.Sources = append(res.Sources, s.ref)
+	}
+	return res
+}
+
+func (in *Input) owner() model.ObjectRef {
+	if in.Owner.Kind != "" {
+		return in.Owner
+	}
+	switch {
+	case in.Selector != nil:
+		return model.ObjectRef{Kind: "ConfigMapSelector", Namespace: in.Namespace, Name: metav1.FormatLabelSelector(in.Selector)}
+	case in.Name != "":
+		return model.ObjectRef{Kind: "ConfigMap", Namespace: in.Namespace, Name: in.Name}
+	}
+	return model.ObjectRef{Kind: "ConfigMapList", Namespace: in.Namespace}
+}
+
+func (m *merger) ownerField(f string) string {
+	switch {
+	case m.in.OwnerField == "":
+		return f
+	case f == "":
+		return m.in.OwnerField
+	}
+	return m.in.OwnerField + "." + f
+}
+
+func (m *merger) run() Result {
+	strategy, err := ParseStrategy(string(m.in.Strategy))
+	if err != nil {
+		m.ds = append(m.ds, model.Errorf(model.ReasonConflictError, m.owner, m.ownerField("strategy"), "%v", err))
+		return Result{}
+	}
+	f, err := filter.FromRegistryFilter(m.in.Filter)
+	if err != nil {
+		field := m.ownerField("filter")
+		if pe, ok := err.(*filter.PatternError); ok {
+			field = m.ownerField(fmt.Sprintf("filter.%s[%d]", pe.Field, pe.Index))
+		}
+		m.ds = append(m.ds, model.Errorf(model.ReasonInvalidFilter, m.owner, field, "%v", err))
+		return Result{}
+	}
+	cms, ok := m.selectSources()
+	if !ok {
+		return Result{}
+	}
+	for _, cm := range cms {
+		m.read(cm)
+	}
+
+	count := make(map[string]int, len(m.entries))
+	conflicts := 0
+	for _, e := range m.entries {
+		count[e.orig]++
+		if count[e.orig] == 2 {
+			conflicts++
+		}
+	}
+	kept := m.entries
+	if conflicts > 0 {
+		switch strategy {
+		case StrategyError:
+			m.refuse(count)
+			m.summarize()
+			return Result{}
+		case StrategyPriority:
+			kept = m.shadow(count)
+		default:
+			m.rename(count)
+		}
+	}
+
+	var filtered []string
+	if !f.Empty() {
+		out := kept[:0:0]
+		for _, e := range kept {
+			if f.Match(e.s) {
+				out = append(out, e)
+			} else {
+				filtered = append(filtered, e.s.Name())
+			}
+		}
+		kept = out
+		slices.Sort(filtered)
+	}
+	kept = m.dedupeRemoteURLs(kept)
+
+	servers := make([]*model.Server, len(kept))
+	for i, e := range kept {
+		servers[i] = e.s
+	}
+	reg := model.NewRegistry(m.in.LastUpdated.UTC().Format(time.RFC3339), servers)
+	sortByName(reg.Servers)
+	m.summarize()
+	return Result{Registry: reg, Hash: Hash(reg.Servers), Filtered: filtered}
+}
+
+// sortByName sorts servers whose names are unique.
+func sortByName(servers []*model.Server) {
+	slices.SortFunc(servers, func(a, b *model.Server) int { return strings.Compare(a.Name(), b.Name()) })
+}
+
+// read parses one selected ConfigMap and adds its servers.
+func (m *merger) read(cm *corev1.ConfigMap) {
+	src := &source{cm: cm, ref: model.Ref("ConfigMap", &cm.ObjectMeta)}
+	m.sources = append(m.sources, src)
+	idx := len(m.sources) - 1
+
+	var data []byte
+	if v, ok := cm.Data[m.key]; ok {
+		data, src.field = []byte(v), "data["+m.key+"]"
+	} else if v, ok := cm.BinaryData[m.key]; ok {
+		data, src.field = v, "binaryData["+m.key+"]"
+	} else {
+		src.failure = model.ReasonMissingKey
+		m.ds = append(m.ds, model.Warningf(model.ReasonMissingKey, src.ref, "data["+m.key+"]",
+			"ConfigMap skipped: no key %q in data or binaryData%s", m.key, describeKeys(cm)))
+		return
+	}
+
+	reg, pds := model.Parse(data, model.ParseOptions{
+		Format:           m.in.Format,
+		DefaultNamespace: m.in.DefaultNamespace,
+		Source:           src.ref,
+		FieldPrefix:      src.field,
+	})
+	for _, d := range pds {
+		switch d.Reason {
+		case model.ReasonInvalidJSON, model.ReasonUnknownFormat:
+			// A merge goes on without this ConfigMap: a warning, not an error.
+			d.Severity = model.SeverityWarning
+			d.Message = "ConfigMap skipped: " + d.Message
+			src.failure = d.Reason
+		case model.ReasonInvalidEntry:
+			src.skipped++
+		}
+		m.ds = append(m.ds, d)
+	}
+	if reg == nil {
+		if src.failure == "" {
+			src.failure = model.ReasonUnknownFormat
+		}
+		return
+	}
+	for _, x := range reg.DataExtra {
+		m.ds = append(m.ds, model.Warningf(model.ReasonInvalidEntry, src.ref, src.field+".data."+x.Key,
+			"data.%s not merged: a merge carries only data.servers", x.Key))
+	}
+
+	seen := make(map[string]int, len(reg.Servers))
+	for pos, s := range reg.Servers {
+		m.describe(s, src, pos)
+		ok, nds := model.Normalize(s, src.ref, src.field)
+		if len(nds) > 0 {
+			// Normalize names fields under the prefix it is given; put the
+			// entry's own path in its place.
+			f := entryField(src.field, s)
+			for _, d := range nds {
+				d.Field = f + strings.TrimPrefix(d.Field, src.field)
+				m.ds = append(m.ds, d)
+			}
+		}
+		if !ok {
+			src.skipped++
+			continue
+		}
+		name := s.Name()
+		if first, dup := seen[name]; dup {
+			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateServer, src.ref, entryField(src.field, s),
+				"server %q skipped: %s of this ConfigMap has the same name; the first is kept", name, m.fieldOf(m.entries[first])))
+			continue
+		}
+		seen[name] = len(m.entries)
+		m.entries = append(m.entries, &entry{s: s, src: idx, pos: pos, orig: name})
+	}
+}
+
+// fieldOf is the path of an entry in its ConfigMap, computed once and before
+// any rename.
+func (m *merger) fieldOf(e *entry) string {
+	if e.field == "" {
+		src := m.sources[e.src]
+		e.field = entryField(src.field, e.s)
+	}
+	return e.field
+}
+
+// describe gives an entry without description the stand-in text, since the
+// upstream schema requires one and seed 000's example entries have none.
+func (m *merger) describe(s *model.Server, src *source, pos int) {
+	raw, ok := s.Get(model.KeyDescription)
+	if ok {
+		if d, isStr := jsonx.String(raw); !isStr || d != "" {
+			return
+		}
+	}
+	_, server := naming.Split(s.Name())
+	text := model.ShortenDescription(fmt.Sprintf("%s from ConfigMap %s/%s", server, src.ref.Namespace, src.ref.Name))
+	s.SetDescription(text)
+	m.ds = append(m.ds, model.Infof(model.ReasonMissingDescription, src.ref, entryField(src.field, s)+"."+model.KeyDescription,
+		"server %q has no description; wrote %q", s.Name(), text))
+}
+
+func describeKeys(cm *corev1.ConfigMap) string {
+	var keys []string
+	for k := range cm.Data {
+		keys = append(keys, k)
+	}
+	for k := range cm.BinaryData {
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return " (the ConfigMap has no keys)"
+	}
+	slices.Sort(keys)
+	return " (keys: " + joinCapped(keys, 10) + ")"
+}
+
+// joinCapped joins at most n items and says how many more there are, so that
+// messages stay short on large merges.
+func joinCapped(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// summarize adds the PartialSyncFailure summary when a ConfigMap was skipped
+// or lost entries.
+func (m *merger) summarize() {
+	var failed []string
+	for _, s := range m.sources {
+		switch {
+		case s.failure != "":
+			failed = append(failed, fmt.Sprintf("%s (%s)", s.ref.Name, s.failure))
+		case s.skipped == 1:
+			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", s.ref.Name, model.ReasonInvalidEntry))
+		case s.skipped > 1:
+			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", s.ref.Name, s.skipped, model.ReasonInvalidEntry))
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	slices.Sort(failed)
+	m.ds = append(m.ds, model.Warningf(model.ReasonPartialSyncFailure, m.owner, m.ownerField(""),
+		"%d of %d ConfigMaps could not be merged in full: %s", len(failed), len(m.sources), strings.Join(failed, ", ")))
+}

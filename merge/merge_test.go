@@ -1,0 +1,363 @@
+package merge
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+var now = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func TestParseStrategy(t *testing.T) {
+	for in, want := range map[string]Strategy{"": StrategyPrefix, "prefix": StrategyPrefix, "priority": StrategyPriority, "error": StrategyError} {
+		got, err := ParseStrategy(in)
+		if err != nil || got != want {
+			t.Errorf("ParseStrategy(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseStrategy("Prefix"); err == nil {
+		t.Error(`ParseStrategy("Prefix") accepted a misspelling`)
+	}
+	res := Merge(Input{Strategy: "first-wins", ConfigMaps: []*corev1.ConfigMap{configMap("a", nil, upstreamDoc())}})
+	if res.Registry != nil || !res.Diagnostics.HasErrors() {
+		t.Errorf("an unknown strategy merged: %v", res.Diagnostics)
+	}
+}
+
+// TestMergeTable checks one behaviour per row on small inputs.
+func TestMergeTable(t *testing.T) {
+	a := func(name, id string) testServer { return testServer{Name: name, ID: id} }
+	tests := []struct {
+		name    string
+		in      Input
+		want    []string // output names; nil with wantNil
+		wantNil bool
+		reasons string // comma-separated, sorted as Diagnostics are
+	}{
+		{
+			name: "selector orders by name: priority keeps the first name",
+			in: Input{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
+				configMap("zeta", regLabels, upstreamDoc(a("io.ex/ss", "z"))),
+				configMap("alpha", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
+			}},
+			want:    []string{"io.ex/ss"},
+			reasons: "ConflictShadowed",
+		},
+		{
+			name: "explicit ConfigMaps keep the order given",
+			in: Input{Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
+				configMap("zeta", nil, upstreamDoc(a("io.ex/ss", "z"))),
+				configMap("alpha", nil, upstreamDoc(a("io.ex/ss", "a"))),
+			}},
+			want:    []string{"io.ex/ss"},
+			reasons: "ConflictShadowed",
+		},
+		{
+			name: "other namespaces are never selected",
+			in: Input{Namespace: "other", Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
+			}},
+			want:    []string{},
+			reasons: "NoConfigMapsSelected",
+		},
+		{
+			name: "name mode",
+			in: Input{Namespace: testNS, Name: "b", ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", nil, upstreamDoc(a("io.ex/aa", "a"))),
+				configMap("b", nil, upstreamDoc(a("io.ex/bb", "b"))),
+			}},
+			want: []string{"io.ex/bb"},
+		},
+		{
+			name:    "selector and name together",
+			in:      Input{Namespace: testNS, Name: "b", Selector: regSelector},
+			wantNil: true,
+			reasons: "InvalidSelector",
+		},
+		{
+			name:    "empty selector",
+			in:      Input{Namespace: testNS, Selector: &metav1.LabelSelector{}},
+			wantNil: true,
+			reasons: "InvalidSelector",
+		},
+		{
+			name:    "no ConfigMaps given",
+			in:      Input{},
+			want:    []string{},
+			reasons: "NoConfigMapsSelected",
+		},
+		{
+			name: "the same object twice is one source",
+			in: Input{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
+				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
+			}},
+			want: []string{"io.ex/ss"},
+		},
+		{
+			name: "a filter on prefixed names",
+			in: Input{Namespace: testNS, Selector: regSelector, Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Include: []string{"team-a/*"}}},
+				ConfigMaps: []*corev1.ConfigMap{
+					configMap("team-a", regLabels, upstreamDoc(a("io.ex/ss", "a"), a("io.ex/tt", "t"))),
+					configMap("team-b", regLabels, upstreamDoc(a("io.ex/ss", "b"))),
+				}},
+			want:    []string{"team-a/ss"},
+			reasons: "NameConflict,NameConflict",
+		},
+		{
+			name:    "a bad filter stops the merge",
+			in:      Input{Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"["}}}},
+			wantNil: true,
+			reasons: "InvalidFilter",
+		},
+		{
+			name: "the error strategy without conflicts merges",
+			in: Input{Strategy: StrategyError, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", nil, upstreamDoc(a("io.ex/aa", "a"))),
+				configMap("b", nil, upstreamDoc(a("io.ex/bb", "b"))),
+			}},
+			want: []string{"io.ex/aa", "io.ex/bb"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.in.LastUpdated = now
+			res := Merge(tt.in)
+			if tt.wantNil {
+				if res.Registry != nil {
+					t.Errorf("got a registry %v, want none", names(res))
+				}
+			} else if res.Registry == nil {
+				t.Fatalf("no registry: %v", res.Diagnostics)
+			} else if got := names(res); !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("names = %q, want %q", got, tt.want)
+			}
+			if got := reasons(res); got != tt.reasons {
+				t.Errorf("reasons = %q, want %q\n%v", got, tt.reasons, res.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestPriorityKeepsFirstSourceContent checks which copy priority keeps.
+func TestPriorityKeepsFirstSourceContent(t *testing.T) {
+	cms := []*corev1.ConfigMap{
+		configMap("zeta", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", ID: "z"})),
+		configMap("alpha", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", ID: "a"})),
+	}
+	res := Merge(Input{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: cms, LastUpdated: now})
+	if got := serverID(res.Registry.Servers[0]); got != "a" {
+		t.Errorf("selector priority kept %q, want the copy of ConfigMap alpha", got)
+	}
+	res = Merge(Input{Strategy: StrategyPriority, ConfigMaps: cms, LastUpdated: now})
+	if got := serverID(res.Registry.Servers[0]); got != "z" {
+		t.Errorf("explicit priority kept %q, want the copy of the first ConfigMap given", got)
+	}
+}
+
+func TestBinaryDataKeyAndCustomKey(t *testing.T) {
+	cm := &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "bin", Namespace: testNS, Labels: regLabels},
+		BinaryData: map[string][]byte{"servers.json": []byte(upstreamDoc(testServer{Name: "io.ex/bin", ID: "b"}))},
+	}
+	res := Merge(Input{Namespace: testNS, Selector: regSelector, Key: "servers.json", ConfigMaps: []*corev1.ConfigMap{cm}, LastUpdated: now})
+	if got := names(res); !slices.Equal(got, []string{"io.ex/bin"}) {
+		t.Errorf("names = %q (%v)", got, res.Diagnostics)
+	}
+	res = Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{cm}, LastUpdated: now})
+	if len(res.Diagnostics.WithReason(model.ReasonMissingKey)) != 1 {
+		t.Errorf("the default key was found: %v", res.Diagnostics)
+	}
+}
+
+func TestGeneratedConfigMapsAreNotSelected(t *testing.T) {
+	reg := &model.MCPRegistry{ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS, UID: "u1"}}
+	doc := []byte(upstreamDoc(testServer{Name: "io.ex/out", ID: "o"}))
+	out, _ := OutputConfigMap(reg, "e", doc, "h", 0)
+	out.Labels["reg"] = "true" // labels that would match
+	if !IsGenerated(out) {
+		t.Fatal("the output ConfigMap is not recognised as generated")
+	}
+	res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{out}, LastUpdated: now})
+	if len(res.Sources) != 0 {
+		t.Errorf("selected the output ConfigMap: %v", res.Sources)
+	}
+	// Without the label, the controller ownerReference alone marks it.
+	delete(out.Labels, GeneratedByLabel)
+	if !IsGenerated(out) {
+		t.Error("a ConfigMap controlled by an MCPRegistry is not recognised as generated")
+	}
+	out.OwnerReferences[0].Controller = nil
+	if IsGenerated(out) {
+		t.Error("a ConfigMap merely owned (not controlled) counts as generated")
+	}
+}
+
+func TestOutputConfigMap(t *testing.T) {
+	reg := &model.MCPRegistry{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry"},
+		ObjectMeta: metav1.ObjectMeta{Name: "all-teams-registry", Namespace: "toolhive-system", UID: "uid-1"},
+	}
+	cm, ds := OutputConfigMap(reg, "team-registries", []byte("{}\n"), "abc", 0)
+	if len(ds) != 0 {
+		t.Errorf("diagnostics: %v", ds)
+	}
+	yes := true
+	want := &corev1.ConfigMap{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name:        "all-teams-registry-team-registries-merged",
+			Namespace:   "toolhive-system",
+			Labels:      map[string]string{GeneratedByLabel: GeneratedByValue},
+			Annotations: map[string]string{HashAnnotation: "abc", EntryAnnotation: "team-registries"},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry",
+				Name: "all-teams-registry", UID: "uid-1", Controller: &yes, BlockOwnerDeletion: &yes}},
+		},
+		Data: map[string]string{"registry.json": "{}\n"},
+	}
+	if diff := cmp.Diff(want, cm); diff != "" {
+		t.Errorf("output ConfigMap (-want +got):\n%s", diff)
+	}
+	reg.APIVersion = ""
+	cm, _ = OutputConfigMap(reg, "Team Registries", nil, "", 0)
+	if got := cm.OwnerReferences[0].APIVersion; got != DefaultAPIVersion {
+		t.Errorf("apiVersion = %q, want %q", got, DefaultAPIVersion)
+	}
+	if got := cm.Name; !strings.HasPrefix(got, "all-teams-registry-team-registries-merged-") {
+		t.Errorf("name for an entry with spaces = %q", got)
+	}
+}
+
+// TestOutputTooLarge builds a merge over 1 MiB with the default limit.
+func TestOutputTooLarge(t *testing.T) {
+	var servers []testServer
+	for i := range 6000 {
+		servers = append(servers, testServer{Name: "io.github.example/server-" + strings.Repeat("x", 40) + "-" + itoa(i), ID: itoa(i)})
+	}
+	reg := &model.MCPRegistry{
+		ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: testNS},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
+			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
+		}}},
+	}
+	res, err := ForRegistry(reg, "", []*corev1.ConfigMap{configMap("big", regLabels, upstreamDoc(servers...))}, Options{LastUpdated: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Registry == nil || res.ConfigMap == nil {
+		t.Fatal("no registry or ConfigMap")
+	}
+	if n := len(res.ConfigMap.Data[OutputKey]); n <= MaxConfigMapSize {
+		t.Fatalf("the fixture is only %d bytes", n)
+	}
+	too := res.Diagnostics.WithReason(model.ReasonOutputTooLarge)
+	if len(too) != 1 || too[0].Severity != model.SeverityError || too[0].Object.Name != "big-e-merged" {
+		t.Errorf("OutputTooLarge diagnostics: %v", too)
+	}
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+func TestHash(t *testing.T) {
+	cms := []*corev1.ConfigMap{
+		configMap("a", regLabels, upstreamDoc(testServer{Name: "io.ex/aa", ID: "a"}, testServer{Name: "io.ex/bb", ID: "b"})),
+	}
+	r1 := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+	r2 := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now.Add(time.Hour)})
+	if r1.Hash == "" || r1.Hash != r2.Hash {
+		t.Errorf("hash depends on last_updated: %q vs %q", r1.Hash, r2.Hash)
+	}
+	if len(r1.Hash) != 64 {
+		t.Errorf("hash %q is not SHA-256 hex", r1.Hash)
+	}
+	reversed := slices.Clone(r1.Registry.Servers)
+	slices.Reverse(reversed)
+	if Hash(reversed) != r1.Hash {
+		t.Error("Hash depends on the order of servers")
+	}
+	if !slices.IsSortedFunc(r1.Registry.Servers, compareServers) || reversed[0].Name() != "io.ex/bb" {
+		t.Error("Hash sorted its argument in place")
+	}
+	cms2 := []*corev1.ConfigMap{configMap("a", regLabels, upstreamDoc(testServer{Name: "io.ex/aa", ID: "a2"}, testServer{Name: "io.ex/bb", ID: "b"}))}
+	if r3 := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms2, LastUpdated: now}); r3.Hash == r1.Hash {
+		t.Error("hash does not see a changed server")
+	}
+	if Hash(nil) != Hash([]*model.Server{}) {
+		t.Error("nil and empty hash differently")
+	}
+}
+
+func TestMergeDoesNotChangeInputs(t *testing.T) {
+	cms := []*corev1.ConfigMap{
+		configMap("team-a", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", ID: "a", Description: ptr(strings.Repeat("d", 150))})),
+		{ObjectMeta: metav1.ObjectMeta{Name: "team-b", Namespace: testNS, Labels: regLabels},
+			BinaryData: map[string][]byte{"registry.json": []byte(upstreamDoc(testServer{Name: "io.ex/ss", ID: "b"}))}},
+	}
+	before, _ := json.Marshal(cms)
+	res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+	if res.Registry == nil {
+		t.Fatal(res.Diagnostics)
+	}
+	after, _ := json.Marshal(cms)
+	if string(before) != string(after) {
+		t.Error("Merge changed its input ConfigMaps")
+	}
+}
+
+func TestConfigMapEntry(t *testing.T) {
+	reg := &model.MCPRegistry{
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "ns"},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{
+			{Name: "git", Git: &model.GitSource{Repository: "https://x"}},
+			{Name: "sel", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels}},
+		}},
+	}
+	if i, err := ConfigMapEntry(reg, ""); err != nil || i != 1 {
+		t.Errorf(`ConfigMapEntry("") = %d, %v; want 1`, i, err)
+	}
+	if _, err := ConfigMapEntry(reg, "git"); err == nil || !strings.Contains(err.Error(), "no ConfigMap source") {
+		t.Errorf(`ConfigMapEntry("git") error = %v`, err)
+	}
+	if _, err := ConfigMapEntry(reg, "nope"); err == nil || !strings.Contains(err.Error(), `"sel"`) {
+		t.Errorf(`ConfigMapEntry("nope") error = %v; want it to list "sel"`, err)
+	}
+	reg.Spec.Registries = append(reg.Spec.Registries, model.MCPRegistryConfig{Name: "ref", ConfigMapRef: &model.ConfigMapKeyRef{Name: "cm"}})
+	if _, err := ConfigMapEntry(reg, ""); err == nil || !strings.Contains(err.Error(), "2 entries") {
+		t.Errorf(`ConfigMapEntry("") with two candidates: error = %v`, err)
+	}
+	reg.Spec.Registries[1].ConfigMapRef = &model.ConfigMapKeyRef{Name: "cm"}
+	if _, err := ForRegistry(reg, "sel", nil, Options{}); err == nil {
+		t.Error("ForRegistry accepted an entry with both configMapRef and configMapSelector")
+	}
+	reg.Spec.Registries = reg.Spec.Registries[:1]
+	if _, err := ConfigMapEntry(reg, ""); err == nil {
+		t.Error("ConfigMapEntry found an entry in a registry without ConfigMap sources")
+	}
+}
+
+func TestForRegistryBadFormat(t *testing.T) {
+	reg := &model.MCPRegistry{
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
+			Name: "e", Format: "yaml", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
+		}}},
+	}
+	res, err := ForRegistry(reg, "", nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Registry != nil || reasons(res) != "UnknownFormat" || res.Diagnostics[0].Field != "spec.registries[0].format" {
+		t.Errorf("result %v %v", names(res), res.Diagnostics)
+	}
+}

@@ -1,0 +1,158 @@
+package merge
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// GeneratedByLabel marks the ConfigMaps the library renders (OutputConfigMap)
+// with the value GeneratedByValue. Selection never picks such a ConfigMap,
+// whatever its other labels, so a merge cannot feed on its own output.
+const (
+	GeneratedByLabel = "toolhive.stacklok.dev/generated-by"
+	GeneratedByValue = "mcpreg"
+)
+
+// IsGenerated reports whether a ConfigMap is the output of a merge or other
+// registry storage owned by an MCPRegistry: it carries GeneratedByLabel with
+// GeneratedByValue, or its controller ownerReference is an MCPRegistry (as
+// ToolHive's own registry storage ConfigMap is). Such ConfigMaps hold merged
+// data and are never selected by a label selector.
+func IsGenerated(cm *corev1.ConfigMap) bool {
+	if cm.Labels[GeneratedByLabel] == GeneratedByValue {
+		return true
+	}
+	for _, o := range cm.OwnerReferences {
+		if o.Controller != nil && *o.Controller && o.Kind == model.KindMCPRegistry &&
+			strings.HasPrefix(o.APIVersion, model.ToolHiveGroup+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Selector converts a ConfigMap selector into a labels.Selector. An empty
+// selector (no matchLabels and no matchExpressions) is an error: it would
+// select every ConfigMap of the namespace.
+func Selector(ls *metav1.LabelSelector) (labels.Selector, error) {
+	if ls == nil || len(ls.MatchLabels) == 0 && len(ls.MatchExpressions) == 0 {
+		return nil, errEmptySelector
+	}
+	return metav1.LabelSelectorAsSelector(ls)
+}
+
+type selectorError string
+
+func (e selectorError) Error() string { return string(e) }
+
+const errEmptySelector = selectorError("the selector is empty (no matchLabels and no matchExpressions); it would select every ConfigMap of the namespace")
+
+// selectSources returns the ConfigMaps to merge in merge order. ok is false
+// when an Error diagnostic stops the merge.
+func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
+	in := &m.in
+	if in.Selector != nil && in.Name != "" {
+		m.ds = append(m.ds, model.Errorf(model.ReasonInvalidSelector, m.owner, m.ownerField(""),
+			"both a label selector and a ConfigMap name are set; choose one"))
+		return nil, false
+	}
+	switch {
+	case in.Selector != nil:
+		sel, err := Selector(in.Selector)
+		if err != nil {
+			m.ds = append(m.ds, model.Errorf(model.ReasonInvalidSelector, m.owner, m.ownerField("configMapSelector"),
+				"invalid selector: %v", err))
+			return nil, false
+		}
+		for _, cm := range in.ConfigMaps {
+			if cm != nil && cm.Namespace == in.Namespace && !IsGenerated(cm) && sel.Matches(labels.Set(cm.Labels)) {
+				cms = append(cms, cm)
+			}
+		}
+		cms = dedupe(cms)
+		sortConfigMaps(cms)
+		if len(cms) == 0 {
+			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField("configMapSelector"),
+				"no ConfigMap in namespace %q matches selector %q; the registry is empty", in.Namespace, sel.String()))
+		}
+	case in.Name != "":
+		for _, cm := range in.ConfigMaps {
+			if cm != nil && cm.Namespace == in.Namespace && cm.Name == in.Name {
+				cms = append(cms, cm)
+			}
+		}
+		cms = dedupe(cms)
+		if len(cms) == 0 {
+			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField("configMapRef"),
+				"ConfigMap %s/%s not found; the registry is empty", in.Namespace, in.Name))
+		}
+	default:
+		for _, cm := range in.ConfigMaps {
+			if cm != nil {
+				cms = append(cms, cm)
+			}
+		}
+		cms = dedupe(cms)
+		if len(cms) == 0 {
+			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField(""),
+				"no ConfigMap given; the registry is empty"))
+		}
+	}
+	return cms, true
+}
+
+// dedupe keeps one object per namespace/name, at the position of its first
+// occurrence: the newer by resourceVersion, then the greater JSON encoding,
+// so that the choice does not depend on the order of the snapshot.
+func dedupe(cms []*corev1.ConfigMap) []*corev1.ConfigMap {
+	if len(cms) < 2 {
+		return cms
+	}
+	type key struct{ ns, name string }
+	at := make(map[key]int, len(cms))
+	out := cms[:0:0]
+	for _, cm := range cms {
+		k := key{cm.Namespace, cm.Name}
+		i, dup := at[k]
+		if !dup {
+			at[k] = len(out)
+			out = append(out, cm)
+			continue
+		}
+		if newer(cm, out[i]) {
+			out[i] = cm
+		}
+	}
+	return out
+}
+
+// newer reports whether a should replace b, a version of the same object.
+func newer(a, b *corev1.ConfigMap) bool {
+	if a.ResourceVersion != b.ResourceVersion {
+		ra, errA := strconv.ParseUint(a.ResourceVersion, 10, 64)
+		rb, errB := strconv.ParseUint(b.ResourceVersion, 10, 64)
+		if errA == nil && errB == nil {
+			return ra > rb
+		}
+		return a.ResourceVersion > b.ResourceVersion
+	}
+	ja, _ := json.Marshal(a) // ConfigMaps always encode; map keys come out sorted
+	jb, _ := json.Marshal(b)
+	return bytes.Compare(ja, jb) > 0
+}
+
+// sortConfigMaps orders selected ConfigMaps by name, the merge order of a
+// selector (SPEC §4).
+func sortConfigMaps(cms []*corev1.ConfigMap) {
+	// Names are unique after dedupe: all are in one namespace.
+	slices.SortFunc(cms, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
+}
