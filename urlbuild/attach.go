@@ -1,0 +1,603 @@
+package urlbuild
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// Origin is the scheme, host and port one listener gives a route, with where
+// it came from.
+type Origin struct {
+	// ParentIndex is the index of the parentRef in spec.parentRefs
+	// (DefaultParentRef gives it with its defaults).
+	ParentIndex int
+	// Gateway and Listener name the Gateway and the listener attached to.
+	Gateway  types.NamespacedName
+	Listener gwv1.SectionName
+	// Scheme is "http" or "https", from the listener protocol.
+	Scheme string
+	// Host is the URL host: a hostname, an IPv4 address or a bracketed IPv6
+	// address.
+	Host string
+	// Port is the listener port; String leaves it out for http:80 and
+	// https:443.
+	Port gwv1.PortNumber
+	// FromAddress reports that Host came from the Gateway's status.addresses
+	// because neither the route nor the listener named a usable hostname.
+	FromAddress bool
+}
+
+// String renders scheme://host[:port].
+func (o Origin) String() string { return string(o.appendTo(nil)) }
+
+// appendTo appends scheme://host[:port] to b.
+func (o Origin) appendTo(b []byte) []byte {
+	b = append(b, o.Scheme...)
+	b = append(b, "://"...)
+	b = append(b, o.Host...)
+	if !(o.Scheme == "http" && o.Port == 80 || o.Scheme == "https" && o.Port == 443) {
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(o.Port), 10)
+	}
+	return b
+}
+
+func (o Origin) compare(p Origin) int {
+	return cmp.Or(
+		cmp.Compare(o.Scheme, p.Scheme),
+		cmp.Compare(o.Host, p.Host),
+		cmp.Compare(o.Port, p.Port),
+		cmp.Compare(o.Gateway.Namespace, p.Gateway.Namespace),
+		cmp.Compare(o.Gateway.Name, p.Gateway.Name),
+		cmp.Compare(o.Listener, p.Listener),
+		cmp.Compare(o.ParentIndex, p.ParentIndex),
+	)
+}
+
+// Attachment is the parent side of one HTTPRoute: the origins its parentRefs
+// give, and the diagnostics of the parentRefs and listeners that gave none
+// (and of stale route status). It does not
+// depend on the route's rules, so a caller computes it once per route and
+// asks it for the URLs of each rule ([Attachment.RuleURLs]).
+type Attachment struct {
+	// Route names the HTTPRoute in diagnostics.
+	Route model.ObjectRef
+	// Origins are sorted by scheme, host, port, then Gateway, listener and
+	// parentRef index. Two listeners may give the same origin.
+	Origins []Origin
+	// Diagnostics are sorted; all name the route, with the field
+	// spec.parentRefs[i] of the parentRef concerned.
+	Diagnostics model.Diagnostics
+
+	route *gwv1.HTTPRoute
+}
+
+// Attach resolves the parentRefs of route against the index: the Gateway,
+// the listeners the route attaches to, the route status, and the origin of
+// each listener (see the package documentation for the rules). A nil route
+// gives an empty Attachment.
+func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
+	a := &Attachment{route: route}
+	if route == nil {
+		return a
+	}
+	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
+	if len(route.Spec.ParentRefs) == 0 {
+		msg := "spec.parentRefs is empty: the route attaches to no Gateway"
+		if route.Spec.UseDefaultGateways != "" && route.Spec.UseDefaultGateways != gwv1.GatewayDefaultScopeNone {
+			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
+		}
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", msg))
+		return a
+	}
+	st := attachState{a: a, hosts: make([]string, 0, 4)}
+	a.Origins = make([]Origin, 0, 2*len(route.Spec.ParentRefs))
+	st.via = make([]originSource, 0, cap(a.Origins))
+	for i, ref := range route.Spec.ParentRefs {
+		ix.attachParent(&st, i, ref)
+	}
+	st.keepReachable()
+	slices.SortFunc(a.Origins, Origin.compare)
+	a.Diagnostics.Sort()
+	return a
+}
+
+// candidate is a listener the route may attach to, with the hostnames it
+// serves for the route.
+type candidate struct {
+	l       *listenerEntry
+	hosts   []string
+	anyHost bool
+}
+
+// attachState is the work of one Attach: the Attachment being filled, the
+// listener each of its origins came from (for keepReachable), and scratch
+// space for hostname intersections.
+type attachState struct {
+	a     *Attachment
+	via   []originSource
+	hosts []string
+}
+
+// originSource is the Gateway and listener an origin came from.
+type originSource struct {
+	g *gatewayEntry
+	l *listenerEntry
+}
+
+// parentField is the field path of parentRef i, built only for diagnostics.
+func parentField(i int) string { return "spec.parentRefs[" + strconv.Itoa(i) + "]" }
+
+// attachParent resolves parentRef i, appending its origins and diagnostics to
+// the Attachment.
+func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) {
+	a := st.a
+	route := a.route
+	key := parentKeyOf(ref, route.Namespace)
+	if key.group != GatewayGroup || key.kind != KindGateway {
+		// ParentReference.Kind: Gateway and Service have Core support; only a
+		// Gateway listener is an external entry point.
+		if key.group == "" && key.kind == KindService {
+			a.Diagnostics = append(a.Diagnostics, model.Infof(model.ReasonParentNotFound, a.Route, parentField(i),
+				"parentRef is the Service %s/%s (a mesh route), not a Gateway: it gives no external URL", key.namespace, key.name))
+		} else {
+			a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, parentField(i),
+				"parentRef %s/%s is of kind %q in group %q: only Gateways (group %s) give external URLs", key.namespace, key.name, key.kind, key.group, GatewayGroup))
+		}
+		return
+	}
+	g := ix.gateway(key.namespace, key.name)
+	if g == nil {
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, parentField(i),
+			"Gateway %s/%s not found", key.namespace, key.name))
+		return
+	}
+
+	routeLabels, nsKnown := ix.namespaceLabels(route.Namespace)
+	var buf [4]candidate
+	candidates := buf[:0]
+	matched := 0
+	for li := range g.listeners {
+		l := &g.listeners[li]
+		start := len(st.hosts)
+		var anyHost, ok bool
+		st.hosts, anyHost, ok = l.matches(st.hosts, key, route.Spec.Hostnames)
+		hosts := st.hosts[start:len(st.hosts):len(st.hosts)]
+		if !ok {
+			continue
+		}
+		matched++
+		if !l.admits(route.Namespace, g.gw.Namespace, routeLabels, nsKnown) {
+			continue
+		}
+		candidates = append(candidates, candidate{l: l, hosts: hosts, anyHost: anyHost})
+	}
+	if matched == 0 {
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNoMatchingListener, a.Route, parentField(i),
+			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), g.explainNoMatch(key, route.Spec.Hostnames)))
+		return
+	}
+	if len(candidates) == 0 {
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNotAllowedByListeners, a.Route, parentField(i),
+			"Gateway %s/%s: no listener for this parentRef%s admits an HTTPRoute from namespace %q: %s",
+			key.namespace, key.name, describeParent(key), route.Namespace, g.explainNotAllowed(key, route, routeLabels, nsKnown)))
+		return
+	}
+
+	acc := routeAcceptance(route, key)
+	if !acc.accepted {
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonRouteNotAccepted, a.Route, parentField(i),
+			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, acc.detail))
+		return
+	}
+	if acc.stale {
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonStaleRouteStatus, a.Route, parentField(i),
+			"status.parents condition Accepted=True was observed at generation %d but metadata.generation is %d: the controller has not processed the latest spec yet; URLs are built from the current spec",
+			acc.observed, route.Generation))
+	}
+
+	gwName := types.NamespacedName{Namespace: g.gw.Namespace, Name: g.gw.Name}
+	for _, c := range candidates {
+		var hbuf [4]chosenHost
+		hosts, ds := g.appendHosts(hbuf[:0], c, key, a.Route, i)
+		a.Diagnostics = append(a.Diagnostics, ds...)
+		for _, h := range hosts {
+			a.Origins = append(a.Origins, Origin{
+				ParentIndex: i,
+				Gateway:     gwName,
+				Listener:    gwv1.SectionName(c.l.name),
+				Scheme:      c.l.scheme,
+				Host:        h.host,
+				Port:        c.l.port,
+				FromAddress: h.fromAddress,
+			})
+			st.via = append(st.via, originSource{g: g, l: c.l})
+		}
+	}
+}
+
+// keepReachable drops the origins whose host another listener of the same
+// Gateway, port and protocol matches more specifically: requests for that
+// host go to that listener (GatewaySpec.Listeners: "a traffic flow MUST be
+// able to be assigned to exactly one listener"; Listener.Hostname: "If
+// another Listener has an exact match or more specific wildcard entry, the
+// Gateway SHOULD return a 421"). When the route is attached to that listener
+// too, it gives the URL itself; otherwise the host is dropped with
+// NoMatchingListener.
+func (st *attachState) keepReachable() {
+	a := st.a
+	kept := a.Origins[:0]
+	for j, p := range a.Origins {
+		src := st.via[j]
+		w := src.g.shadowedBy(src.l, p.Host)
+		if w == nil {
+			kept = append(kept, p)
+			continue
+		}
+		if slices.ContainsFunc(st.via, func(q originSource) bool { return q.l == w }) {
+			continue
+		}
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNoMatchingListener, a.Route, parentField(p.ParentIndex),
+			"no URL for host %s through %s of Gateway %s: requests for it go to %s, whose hostname %q is more specific than %q, and the route is not attached to that listener",
+			p.Host, src.l.describe(), p.Gateway, w.describe(), w.hostname, src.l.hostname))
+	}
+	clear(a.Origins[len(kept):])
+	a.Origins = kept
+}
+
+// matches reports whether the listener is one the parentRef selects and can
+// carry the route: name equal to sectionName and port equal to port when set
+// (ParentReference.SectionName, ParentReference.Port), protocol HTTP or HTTPS,
+// and a hostname intersecting the route's (HTTPRouteSpec.Hostnames). It
+// appends the intersection to dst.
+func (l *listenerEntry) matches(dst []string, key parentKey, routeHostnames []gwv1.Hostname) ([]string, bool, bool) {
+	if key.section != "" && key.section != l.name || key.port != 0 && key.port != l.port ||
+		l.scheme == "" || l.port < 1 || l.port > 65535 {
+		return dst, false, false
+	}
+	n := len(dst)
+	dst, anyHost := intersect(dst, routeHostnames, l.hostname)
+	return dst, anyHost, anyHost || len(dst) > n
+}
+
+// mismatch says why matches refuses the listener, not looking at hostnames;
+// "" when that is not why.
+func (l *listenerEntry) mismatch(key parentKey) string {
+	switch {
+	case key.section != "" && key.section != l.name:
+		return "name is not " + strconv.Quote(key.section)
+	case key.port != 0 && key.port != l.port:
+		return "port is not " + strconv.Itoa(int(key.port))
+	case l.scheme == "":
+		return "protocol " + string(l.protocol) + " cannot carry an HTTPRoute"
+	case l.port < 1 || l.port > 65535:
+		return "port " + strconv.Itoa(int(l.port)) + " is not a valid port"
+	}
+	return ""
+}
+
+// admits reports whether the listener's allowedRoutes admit an HTTPRoute from
+// routeNS. AllowedRoutes.Kinds must hold HTTPRoute; RouteNamespaces.From:
+// Same is the Gateway's namespace, All any, Selector the namespaces whose
+// labels the selector matches — a namespace the index does not hold is not
+// selected; None and unknown values admit nothing.
+func (l *listenerEntry) admits(routeNS, gatewayNS string, nsLabels map[string]string, nsKnown bool) bool {
+	if !l.allowsHTTPRoute {
+		return false
+	}
+	switch l.from {
+	case gwv1.NamespacesFromAll:
+		return true
+	case gwv1.NamespacesFromSame:
+		return routeNS == gatewayNS
+	case gwv1.NamespacesFromSelector:
+		return l.selector != nil && nsKnown && l.selector.Matches(labels.Set(nsLabels))
+	}
+	return false
+}
+
+// whyNot says why admits refuses; "" when it does not.
+func (l *listenerEntry) whyNot(routeNS, gatewayNS string, nsLabels map[string]string, nsKnown bool) string {
+	if !l.allowsHTTPRoute {
+		return "allowedRoutes.kinds [" + l.kinds + "] does not include " + GatewayGroup + "/" + KindHTTPRoute
+	}
+	switch l.from {
+	case gwv1.NamespacesFromAll:
+		return ""
+	case gwv1.NamespacesFromSame:
+		if routeNS == gatewayNS {
+			return ""
+		}
+		return "allowedRoutes.namespaces.from is Same and the route is not in namespace " + strconv.Quote(gatewayNS)
+	case gwv1.NamespacesFromSelector:
+		switch {
+		case l.selector == nil:
+			return l.selectorErr
+		case !nsKnown:
+			return "allowedRoutes.namespaces.from is Selector and the Namespace " + strconv.Quote(routeNS) + " is not in the snapshot, so its labels are unknown"
+		case !l.selector.Matches(labels.Set(nsLabels)):
+			return "allowedRoutes.namespaces.selector " + strconv.Quote(l.selector.String()) + " does not select namespace " + strconv.Quote(routeNS)
+		}
+		return ""
+	}
+	return "allowedRoutes.namespaces.from " + strconv.Quote(string(l.from)) + " admits no routes"
+}
+
+// explainNoMatch says why no listener matched: no listener with the
+// sectionName, none on the port, or, listener by listener, the protocol or
+// hostname.
+func (g *gatewayEntry) explainNoMatch(key parentKey, routeHostnames []gwv1.Hostname) string {
+	if len(g.listeners) == 0 {
+		return "the Gateway has no listeners"
+	}
+	var named, onPort []*listenerEntry
+	var names []string
+	var ports []int
+	for li := range g.listeners {
+		l := &g.listeners[li]
+		names = append(names, strconv.Quote(l.name))
+		ports = append(ports, int(l.port))
+		if key.section == "" || key.section == l.name {
+			named = append(named, l)
+		}
+	}
+	if len(named) == 0 {
+		return "no listener is named " + strconv.Quote(key.section) + " (listeners " + strings.Join(names, ", ") + ")"
+	}
+	for _, l := range named {
+		if key.port == 0 || key.port == l.port {
+			onPort = append(onPort, l)
+		}
+	}
+	if len(onPort) == 0 {
+		if key.section != "" {
+			return named[0].describe() + " is not on port " + strconv.Itoa(int(key.port))
+		}
+		slices.Sort(ports)
+		return "no listener is on port " + strconv.Itoa(int(key.port)) + " (ports " + strings.Trim(fmt.Sprint(slices.Compact(ports)), "[]") + ")"
+	}
+	parts := make([]string, 0, len(onPort))
+	hostnameMismatch := false
+	for _, l := range onPort {
+		why := l.mismatch(key)
+		if why == "" {
+			hostnameMismatch = true
+			why = "hostname " + strconv.Quote(l.hostname) + " does not intersect the route's hostnames"
+		}
+		parts = append(parts, l.describe()+" "+why)
+	}
+	s := strings.Join(parts, "; ")
+	if hostnameMismatch {
+		s += " (route hostnames " + quoteHostnames(routeHostnames) + ")"
+	}
+	return s
+}
+
+// explainNotAllowed lists why each matching listener excluded the route.
+func (g *gatewayEntry) explainNotAllowed(key parentKey, route *gwv1.HTTPRoute, nsLabels map[string]string, nsKnown bool) string {
+	var parts []string
+	for li := range g.listeners {
+		l := &g.listeners[li]
+		if _, _, ok := l.matches(nil, key, route.Spec.Hostnames); !ok {
+			continue
+		}
+		parts = append(parts, l.describe()+": "+l.whyNot(route.Namespace, g.gw.Namespace, nsLabels, nsKnown))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (l *listenerEntry) describe() string {
+	return fmt.Sprintf("listener %q (%s/%d)", l.name, l.protocol, l.port)
+}
+
+// describeParent names the parentRef's section selectors for messages that
+// already name the Gateway: "" or " (sectionName "x", port 8080)".
+func describeParent(k parentKey) string {
+	var sel []string
+	if k.section != "" {
+		sel = append(sel, "sectionName "+strconv.Quote(k.section))
+	}
+	if k.port != 0 {
+		sel = append(sel, "port "+strconv.Itoa(int(k.port)))
+	}
+	if len(sel) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(sel, ", ") + ")"
+}
+
+func quoteHostnames(hs []gwv1.Hostname) string {
+	if len(hs) == 0 {
+		return "[]"
+	}
+	q := make([]string, len(hs))
+	for i, h := range hs {
+		q[i] = strconv.Quote(string(h))
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// acceptance is what the route status says about one parentRef.
+type acceptance struct {
+	accepted bool
+	// stale: accepted only by conditions observed before metadata.generation;
+	// observed is the newest such observedGeneration.
+	stale    bool
+	observed int64
+	// detail explains a refusal.
+	detail string
+}
+
+// routeAcceptance looks for status.parents entries whose parentRef is the
+// same reference as key, whatever their controllerName (RouteStatus.Parents),
+// and reads their Accepted condition (RouteParentStatus.Conditions). Any
+// fresh Accepted=True accepts; otherwise a stale one accepts with a warning.
+func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
+	var acc acceptance
+	var refusals []string
+	for _, ps := range route.Status.Parents {
+		if parentKeyOf(ps.ParentRef, route.Namespace) != key {
+			continue
+		}
+		c := meta.FindStatusCondition(ps.Conditions, string(gwv1.RouteConditionAccepted))
+		switch {
+		case c == nil:
+			refusals = append(refusals, fmt.Sprintf("controller %q set no Accepted condition", ps.ControllerName))
+		case c.Status == metav1.ConditionTrue:
+			if c.ObservedGeneration >= route.Generation {
+				return acceptance{accepted: true}
+			}
+			if !acc.accepted || c.ObservedGeneration > acc.observed {
+				acc = acceptance{accepted: true, stale: true, observed: c.ObservedGeneration}
+			}
+		default:
+			refusals = append(refusals, fmt.Sprintf("controller %q set Accepted=%s reason %s: %s", ps.ControllerName, c.Status, c.Reason, c.Message))
+		}
+	}
+	if acc.accepted {
+		return acc
+	}
+	if len(refusals) == 0 {
+		return acceptance{detail: "status.parents has no entry for this parentRef" + describeParent(key) + " (not reconciled yet, or no controller manages the Gateway)"}
+	}
+	slices.Sort(refusals)
+	return acceptance{detail: strings.Join(refusals, "; ")}
+}
+
+// shadowedBy returns the listener of g on l's port and protocol whose
+// hostname matches host strictly more specifically than l's, the one that
+// receives requests for host; nil when l does.
+func (g *gatewayEntry) shadowedBy(l *listenerEntry, host string) *listenerEntry {
+	var best *listenerEntry
+	bestScore := specificity(l.hostname, host)
+	for i := range g.listeners {
+		o := &g.listeners[i]
+		if o == l || o.port != l.port || o.protocol != l.protocol {
+			continue
+		}
+		if s := specificity(o.hostname, host); s > bestScore {
+			best, bestScore = o, s
+		}
+	}
+	return best
+}
+
+// specificity ranks how closely a listener hostname matches host: an exact
+// name beats any wildcard, a longer wildcard a shorter one, any wildcard the
+// empty hostname; -1 when it does not match.
+func specificity(pattern, host string) int {
+	switch {
+	case pattern == "":
+		return 0
+	case pattern == host:
+		return 1 << 16
+	case IsWildcard(pattern) && wildcardMatches(pattern, host):
+		return len(pattern)
+	}
+	return -1
+}
+
+// firstAddress picks the Gateway address a listener's URL uses: with
+// wildcards, the first Hostname address one of them matches; without, the
+// first Hostname address, else the first IPAddress. An address that a more
+// specific listener on the same port claims is passed over while another
+// one is left.
+func (g *gatewayEntry) firstAddress(l *listenerEntry, wildcards []string) (string, bool) {
+	usable := func(h string) bool {
+		if wildcards == nil {
+			return true
+		}
+		return slices.ContainsFunc(wildcards, func(w string) bool { return wildcardMatches(w, h) })
+	}
+	lists := [][]string{g.addrs.hostnames}
+	if wildcards == nil {
+		lists = append(lists, g.addrs.ips) // a wildcard never matches an IP
+	}
+	first := ""
+	for _, list := range lists {
+		for _, h := range list {
+			if !usable(h) {
+				continue
+			}
+			if g.shadowedBy(l, h) == nil {
+				return h, true
+			}
+			if first == "" {
+				first = h
+			}
+		}
+	}
+	return first, first != ""
+}
+
+// chosenHost is one host a listener gives.
+type chosenHost struct {
+	host        string
+	fromAddress bool
+}
+
+// appendHosts appends to out the URL hosts of one attached listener: every valid concrete
+// hostname of the intersection; else, when any host goes, the first Hostname
+// address then the first IPAddress of the Gateway; else, when only wildcards
+// intersect, the first Hostname address one of them matches.
+func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey, obj model.ObjectRef, parent int) ([]chosenHost, model.Diagnostics) {
+	var ds model.Diagnostics
+	n := len(out)
+	wildcards := false
+	for _, h := range c.hosts {
+		if IsWildcard(h) {
+			wildcards = true
+			continue
+		}
+		if ValidHostname(h) {
+			out = append(out, chosenHost{host: h})
+		} else {
+			ds = append(ds, model.Warningf(model.ReasonInvalidURL, obj, parentField(parent),
+				"hostname %q (from the route or %s) is not a valid hostname and cannot be a URL host", h, c.l.describe()))
+		}
+	}
+	if len(out) > n {
+		return out, ds
+	}
+	gwRef := key.namespace + "/" + key.name
+	switch {
+	case c.anyHost:
+		// Prefer an address no more specific listener claims; failing that
+		// the first usable one, which keepReachable then judges.
+		if h, ok := g.firstAddress(c.l, nil); ok {
+			return append(out, chosenHost{host: h, fromAddress: true}), ds
+		}
+		if g.addrs.count == 0 {
+			ds = append(ds, model.Warningf(model.ReasonGatewayAddressPending, obj, parentField(parent),
+				"neither the route nor %s of Gateway %s names a hostname, and the Gateway has no status.addresses yet", c.l.describe(), gwRef))
+		} else {
+			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
+				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, g.addrs.all))
+		}
+	case wildcards:
+		_, wildcards := SplitHostnames(c.hosts)
+		if h, ok := g.firstAddress(c.l, wildcards); ok {
+			return append(out, chosenHost{host: h, fromAddress: true}), ds
+		}
+		if g.addrs.count == 0 {
+			ds = append(ds, model.Warningf(model.ReasonGatewayAddressPending, obj, parentField(parent),
+				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and the Gateway has no status.addresses yet", c.l.describe(), gwRef, strings.Join(wildcards, ", ")))
+		} else {
+			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
+				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and no Hostname address of the Gateway matches them (%s); name a concrete host in spec.hostnames",
+				c.l.describe(), gwRef, strings.Join(wildcards, ", "), g.addrs.all))
+		}
+	}
+	return out, ds
+}

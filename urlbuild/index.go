@@ -1,0 +1,232 @@
+package urlbuild
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"net/netip"
+	"slices"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// Index holds Gateways by namespace/name and Namespace labels by name, with
+// everything a route lookup needs worked out once: listener defaults, parsed
+// label selectors, usable status addresses. Build it once per snapshot with
+// [NewIndex]; looking a route up is then independent of the number of
+// Gateways. An Index is read-only after construction and safe to share
+// between goroutines.
+type Index struct {
+	gateways   map[nsName]*gatewayEntry
+	namespaces map[string]labels.Set
+}
+
+type nsName struct{ namespace, name string }
+
+// gatewayEntry is one Gateway, pre-digested.
+type gatewayEntry struct {
+	gw        *gwv1.Gateway
+	listeners []listenerEntry
+	addrs     gatewayAddresses
+}
+
+// listenerEntry is one listener with its allowedRoutes defaulted
+// (DefaultAllowedRoutes) and its selector parsed.
+type listenerEntry struct {
+	name     string
+	port     int32
+	protocol gwv1.ProtocolType
+	// hostname is the lower-cased listener hostname; "" means any.
+	hostname string
+	// scheme is "http" or "https"; "" for protocols that cannot carry an
+	// HTTPRoute (TLS, TCP, UDP, implementation-specific).
+	scheme string
+	from   gwv1.FromNamespaces
+	// selector is the parsed namespace selector when from is Selector; nil
+	// when it does not parse (selectorErr says why).
+	selector    labels.Selector
+	selectorErr string
+	// allowsHTTPRoute reports whether allowedRoutes.kinds (defaulted) holds
+	// {gateway.networking.k8s.io, HTTPRoute}; kinds is their text for messages.
+	allowsHTTPRoute bool
+	kinds           string
+}
+
+// gatewayAddresses are a Gateway's status.addresses sorted into what a URL
+// can use (GatewayStatus.Addresses, GatewayStatusAddress).
+type gatewayAddresses struct {
+	// count is the number of status addresses, usable or not; zero means the
+	// Gateway has not been given an address yet.
+	count int
+	// hostnames are the precise Hostname addresses, in status order.
+	hostnames []string
+	// ips are the IPAddress addresses formatted as URL hosts (IPv6 in
+	// brackets), in status order.
+	ips []string
+	// all lists every address as "Type value" for messages.
+	all string
+}
+
+// NewIndex indexes gateways and namespaces. Nil entries are skipped. When two
+// objects share a namespace and name (which a cluster cannot hold, but
+// concatenated manifests can), the one with the higher metadata.generation,
+// then resourceVersion, then UID is kept, and failing those the one whose
+// JSON sorts last, so the choice does not depend on input order.
+func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace) *Index {
+	ix := &Index{
+		gateways:   make(map[nsName]*gatewayEntry, len(gateways)),
+		namespaces: make(map[string]labels.Set, len(namespaces)),
+	}
+	for _, gw := range gateways {
+		if gw == nil {
+			continue
+		}
+		k := nsName{gw.Namespace, gw.Name}
+		if old, ok := ix.gateways[k]; ok && !newer(gw, gw.ObjectMeta, old.gw, old.gw.ObjectMeta) {
+			continue
+		}
+		ix.gateways[k] = newGatewayEntry(gw)
+	}
+	chosen := make(map[string]*corev1.Namespace, len(namespaces))
+	for _, ns := range namespaces {
+		if ns == nil {
+			continue
+		}
+		if old, ok := chosen[ns.Name]; ok && !newer(ns, ns.ObjectMeta, old, old.ObjectMeta) {
+			continue
+		}
+		chosen[ns.Name] = ns
+		ix.namespaces[ns.Name] = labels.Set(ns.Labels)
+	}
+	return ix
+}
+
+// newer reports whether object a (metadata am) should replace b (metadata bm)
+// among duplicates: a total order, so any input order picks the same one.
+func newer(a any, am metav1.ObjectMeta, b any, bm metav1.ObjectMeta) bool {
+	if c := cmp.Or(
+		cmp.Compare(am.Generation, bm.Generation),
+		cmp.Compare(len(am.ResourceVersion), len(bm.ResourceVersion)),
+		cmp.Compare(am.ResourceVersion, bm.ResourceVersion),
+		cmp.Compare(am.UID, bm.UID),
+	); c != 0 {
+		return c > 0
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Compare(ja, jb) > 0
+}
+
+// Gateway returns the indexed Gateway namespace/name, or nil.
+func (ix *Index) Gateway(namespace, name string) *gwv1.Gateway {
+	if g := ix.gateway(namespace, name); g != nil {
+		return g.gw
+	}
+	return nil
+}
+
+func (ix *Index) gateway(namespace, name string) *gatewayEntry {
+	if ix == nil {
+		return nil
+	}
+	return ix.gateways[nsName{namespace, name}]
+}
+
+// namespaceLabels returns the labels of the named Namespace and whether the
+// index holds it.
+func (ix *Index) namespaceLabels(name string) (labels.Set, bool) {
+	if ix == nil {
+		return nil, false
+	}
+	l, ok := ix.namespaces[name]
+	return l, ok
+}
+
+func newGatewayEntry(gw *gwv1.Gateway) *gatewayEntry {
+	g := &gatewayEntry{gw: gw, listeners: make([]listenerEntry, 0, len(gw.Spec.Listeners))}
+	for _, l := range gw.Spec.Listeners {
+		g.listeners = append(g.listeners, newListenerEntry(l))
+	}
+	// Listeners are kept sorted by name so that messages listing them do not
+	// depend on the order the Gateway's author wrote them in.
+	slices.SortStableFunc(g.listeners, func(a, b listenerEntry) int {
+		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.port, b.port), cmp.Compare(a.protocol, b.protocol), cmp.Compare(a.hostname, b.hostname))
+	})
+	g.addrs = newGatewayAddresses(gw.Status.Addresses)
+	return g
+}
+
+func newListenerEntry(l gwv1.Listener) listenerEntry {
+	e := listenerEntry{name: string(l.Name), port: l.Port, protocol: l.Protocol}
+	if l.Hostname != nil {
+		e.hostname = lower(string(*l.Hostname))
+	}
+	switch l.Protocol {
+	case gwv1.HTTPProtocolType:
+		e.scheme = "http"
+	case gwv1.HTTPSProtocolType:
+		e.scheme = "https"
+	}
+	ar := DefaultAllowedRoutes(l)
+	e.from = *ar.Namespaces.From
+	if e.from == gwv1.NamespacesFromSelector {
+		if ar.Namespaces.Selector == nil {
+			// RouteNamespaces.Selector "must be specified when From is set to
+			// Selector"; without one nothing is selected.
+			e.selectorErr = "allowedRoutes.namespaces.selector is not set"
+		} else if sel, err := metav1.LabelSelectorAsSelector(ar.Namespaces.Selector); err != nil {
+			e.selectorErr = "allowedRoutes.namespaces.selector does not parse: " + err.Error()
+		} else {
+			e.selector = sel
+		}
+	}
+	var kinds []string
+	for _, k := range ar.Kinds {
+		if string(*k.Group) == GatewayGroup && k.Kind == KindHTTPRoute {
+			e.allowsHTTPRoute = true
+		}
+		g := string(*k.Group)
+		if g == "" {
+			g = "core"
+		}
+		kinds = append(kinds, g+"/"+string(k.Kind))
+	}
+	e.kinds = strings.Join(kinds, ", ")
+	return e
+}
+
+func newGatewayAddresses(addrs []gwv1.GatewayStatusAddress) gatewayAddresses {
+	a := gatewayAddresses{count: len(addrs)}
+	all := make([]string, 0, len(addrs))
+	for _, ad := range addrs {
+		typ := gwv1.IPAddressType // GatewayStatusAddress.Type: +kubebuilder:default=IPAddress
+		if ad.Type != nil && *ad.Type != "" {
+			typ = *ad.Type
+		}
+		all = append(all, string(typ)+" "+ad.Value)
+		switch typ {
+		case gwv1.HostnameAddressType:
+			// A wildcard Hostname address passes the CRD's pattern but names
+			// no host a client can connect to.
+			if h := lower(ad.Value); ValidHostname(h) {
+				a.hostnames = append(a.hostnames, h)
+			}
+		case gwv1.IPAddressType:
+			ip, err := netip.ParseAddr(ad.Value)
+			if err != nil || ip.Zone() != "" {
+				continue
+			}
+			if ip.Is4() {
+				a.ips = append(a.ips, ip.String())
+			} else {
+				a.ips = append(a.ips, "["+ip.String()+"]")
+			}
+		}
+	}
+	a.all = strings.Join(all, ", ")
+	return a
+}

@@ -1,0 +1,266 @@
+package urlbuild
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// BasePath is the external path a match stands for: a PathPrefix value with
+// its trailing "/" dropped ("When specified, a trailing `/` is ignored",
+// PathMatchPathPrefix) — the root stays "/" — or an Exact value as is. A nil
+// match is the default PathPrefix "/" (HTTPRouteMatch.Path). RegularExpression
+// and unknown types have no base path; nor has a value the CRD would refuse
+// (HTTPPathMatch validation: absolute, no "//", "/./", "/../", "#", "%2f",
+// only URL path characters).
+func BasePath(match *gwv1.HTTPPathMatch) (string, error) {
+	typ, value, err := pathMatchOf(match)
+	if err != nil {
+		return "", err
+	}
+	if typ == gwv1.PathMatchExact {
+		return value, nil
+	}
+	return prefixBase(strings.TrimRight(value, "/")), nil
+}
+
+// Rewrite returns the path the backend receives when a request for path takes
+// a rule with this path match and URL rewrite (HTTPURLRewriteFilter.Path; nil
+// filter or path: unchanged). It fails when the match does not match path or
+// the combination is not valid. The semantics are those of HTTPPathModifier:
+//
+//   - ReplaceFullPath replaces the whole path.
+//   - ReplacePrefixMatch (PathPrefix matches only) replaces the matched
+//     prefix, element by element, trailing "/" ignored on both the prefix and
+//     the replacement: /foo/bar with prefix /foo and replacement /xyz gives
+//     /xyz/bar; /foo gives /xyz; /foo/ gives /xyz/; an empty replacement or
+//     "/" gives /bar, "/" and "/" (the table of
+//     HTTPPathModifier.ReplacePrefixMatch).
+func Rewrite(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewriteFilter) (string, error) {
+	head, tail, err := rewriteParts(path, match, filter)
+	if err != nil {
+		return "", err
+	}
+	return head + tail, nil
+}
+
+// rewriteParts is Rewrite with the result in two pieces to be concatenated,
+// so that ExternalPath can check its answer without allocating.
+func rewriteParts(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewriteFilter) (head, tail string, err error) {
+	typ, value, err := pathMatchOf(match)
+	if err != nil {
+		return "", "", err
+	}
+	mod, err := pathModifierOf(filter)
+	if err != nil {
+		return "", "", err
+	}
+	if !strings.HasPrefix(path, "/") {
+		return "", "", fmt.Errorf("request path %q is not absolute", path)
+	}
+	if err := compatible(typ, mod); err != nil {
+		return "", "", err
+	}
+	prefix := strings.TrimRight(value, "/")
+	switch typ {
+	case gwv1.PathMatchExact:
+		if path != value {
+			return "", "", fmt.Errorf("request path %q does not match Exact %q", path, value)
+		}
+	default:
+		if !prefixMatches(prefix, path) {
+			return "", "", fmt.Errorf("request path %q does not match PathPrefix %q", path, value)
+		}
+	}
+	switch {
+	case mod == nil:
+		return path, "", nil
+	case mod.Type == gwv1.FullPathHTTPPathModifier:
+		return *mod.ReplaceFullPath, "", nil
+	}
+	rest := path[len(prefix):]
+	repl := strings.TrimRight(*mod.ReplacePrefixMatch, "/")
+	if rest == "" {
+		return prefixBase(repl), "", nil
+	}
+	return repl, rest, nil
+}
+
+// ExternalPath is the inverse of [Rewrite]: the request path a client sends so
+// that the backend receives endpoint (for example ToolHive's /mcp), through a
+// rule with this path match and URL rewrite. Where several request paths reach
+// endpoint (any path under the prefix, with ReplaceFullPath) it returns the
+// base path of the match. It fails, saying what the backend receives instead,
+// when no request path can reach endpoint. For every result p,
+// Rewrite(p, match, filter) == endpoint.
+func ExternalPath(endpoint string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewriteFilter) (string, error) {
+	if err := checkPath(endpoint); err != nil {
+		return "", fmt.Errorf("endpoint path: %w", err)
+	}
+	typ, value, err := pathMatchOf(match)
+	if err != nil {
+		return "", err
+	}
+	mod, err := pathModifierOf(filter)
+	if err != nil {
+		return "", err
+	}
+	if err := compatible(typ, mod); err != nil {
+		return "", err
+	}
+	prefix := strings.TrimRight(value, "/")
+	var ext string
+	switch {
+	case mod == nil && typ == gwv1.PathMatchExact:
+		if endpoint != value {
+			return "", fmt.Errorf("without a path rewrite the backend receives the request path, and Exact %q only matches %q, not the endpoint path %q", value, value, endpoint)
+		}
+		ext = value
+	case mod == nil:
+		if !prefixMatches(prefix, endpoint) {
+			return "", fmt.Errorf("without a path rewrite the backend receives the request path, which is under PathPrefix %q, and the endpoint path %q is not; add a URLRewrite with ReplacePrefixMatch", value, endpoint)
+		}
+		ext = endpoint
+	case mod.Type == gwv1.FullPathHTTPPathModifier:
+		if *mod.ReplaceFullPath != endpoint {
+			return "", fmt.Errorf("the URLRewrite ReplaceFullPath sends every request to %q, not to the endpoint path %q", *mod.ReplaceFullPath, endpoint)
+		}
+		ext = value
+		if typ != gwv1.PathMatchExact {
+			ext = prefixBase(prefix)
+		}
+	default:
+		repl := strings.TrimRight(*mod.ReplacePrefixMatch, "/")
+		switch {
+		case endpoint == prefixBase(repl):
+			ext = prefixBase(prefix)
+		case repl == "":
+			ext = prefix + endpoint
+		case strings.HasPrefix(endpoint, repl+"/"):
+			ext = prefix + endpoint[len(repl):]
+		default:
+			return "", fmt.Errorf("the URLRewrite ReplacePrefixMatch sends requests under %q to paths under %q, and the endpoint path %q is not under it", prefixBase(prefix), prefixBase(repl), endpoint)
+		}
+	}
+	// The cases above are exact inverses except at the root, where an empty
+	// remainder and "/" meet; checking forward keeps the promise.
+	if head, tail, err := rewriteParts(ext, match, filter); err != nil || len(head)+len(tail) != len(endpoint) ||
+		!strings.HasPrefix(endpoint, head) || !strings.HasSuffix(endpoint, tail) {
+		return "", fmt.Errorf("no request path reaches the endpoint path %q: the path %q reaches %q instead", endpoint, ext, head+tail)
+	}
+	return ext, nil
+}
+
+// pathMatchOf returns the defaulted type and value of a path match
+// (HTTPPathMatch.Type defaults to PathPrefix, .Value to "/"), refusing
+// RegularExpression, unknown types and values the CRD would refuse.
+func pathMatchOf(m *gwv1.HTTPPathMatch) (gwv1.PathMatchType, string, error) {
+	typ, value := DefaultPathMatch(gwv1.HTTPRouteMatch{Path: m})
+	switch typ {
+	case gwv1.PathMatchExact, gwv1.PathMatchPathPrefix:
+	case gwv1.PathMatchRegularExpression:
+		return "", "", fmt.Errorf("RegularExpression path %q has no single URL path", value)
+	default:
+		return "", "", fmt.Errorf("path match type %q is not one of Exact, PathPrefix", typ)
+	}
+	if err := checkPath(value); err != nil {
+		return "", "", fmt.Errorf("%s value: %w", typ, err)
+	}
+	return typ, value, nil
+}
+
+// pathModifierOf returns the path modifier of a URLRewrite filter, nil when
+// it has none, refusing what the CRD refuses: an unknown type, or a type
+// without its value (HTTPPathModifier validation). A ReplaceFullPath must be
+// an absolute path; a ReplacePrefixMatch may be empty (the table of
+// HTTPPathModifier.ReplacePrefixMatch), else absolute.
+func pathModifierOf(f *gwv1.HTTPURLRewriteFilter) (*gwv1.HTTPPathModifier, error) {
+	if f == nil || f.Path == nil {
+		return nil, nil
+	}
+	m := f.Path
+	switch m.Type {
+	case gwv1.FullPathHTTPPathModifier:
+		if m.ReplaceFullPath == nil {
+			return nil, errors.New("URLRewrite path type ReplaceFullPath without replaceFullPath")
+		}
+		if !strings.HasPrefix(*m.ReplaceFullPath, "/") {
+			return nil, fmt.Errorf("URLRewrite replaceFullPath %q is not an absolute path", *m.ReplaceFullPath)
+		}
+	case gwv1.PrefixMatchHTTPPathModifier:
+		if m.ReplacePrefixMatch == nil {
+			return nil, errors.New("URLRewrite path type ReplacePrefixMatch without replacePrefixMatch")
+		}
+		if r := *m.ReplacePrefixMatch; r != "" && !strings.HasPrefix(r, "/") {
+			return nil, fmt.Errorf("URLRewrite replacePrefixMatch %q is not an absolute path", r)
+		}
+	default:
+		return nil, fmt.Errorf("URLRewrite path type %q is not one of ReplaceFullPath, ReplacePrefixMatch", m.Type)
+	}
+	return m, nil
+}
+
+// compatible refuses ReplacePrefixMatch next to an Exact match
+// (HTTPPathModifier.ReplacePrefixMatch: "only compatible with a `PathPrefix`
+// HTTPRouteMatch").
+func compatible(typ gwv1.PathMatchType, mod *gwv1.HTTPPathModifier) error {
+	if mod != nil && mod.Type == gwv1.PrefixMatchHTTPPathModifier && typ != gwv1.PathMatchPathPrefix {
+		return fmt.Errorf("URLRewrite ReplacePrefixMatch is only compatible with a PathPrefix match, not %s", typ)
+	}
+	return nil
+}
+
+// prefixMatches reports whether path is under prefix (trailing "/" already
+// trimmed) element by element: "/abc" matches "/abc" and "/abc/def", not
+// "/abcd" (PathMatchPathPrefix). The empty prefix is the root.
+func prefixMatches(prefix, path string) bool {
+	if prefix == "" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == prefix || strings.HasPrefix(path, prefix) && path[len(prefix)] == '/'
+}
+
+// prefixBase turns a trimmed prefix back into a path: "" is the root.
+func prefixBase(trimmed string) string {
+	if trimmed == "" {
+		return "/"
+	}
+	return trimmed
+}
+
+// checkPath applies the CRD's rules for Exact and PathPrefix values
+// (HTTPPathMatch validation) so that whatever passes can be put in a URL
+// as is.
+func checkPath(p string) error {
+	switch {
+	case !strings.HasPrefix(p, "/"):
+		return fmt.Errorf("%q is not an absolute path", p)
+	case len(p) > 1024:
+		return fmt.Errorf("path of %d characters is longer than 1024", len(p))
+	case strings.Contains(p, "//"):
+		return fmt.Errorf("%q contains \"//\"", p)
+	case strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/.."):
+		return fmt.Errorf("%q contains a \".\" or \"..\" segment", p)
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("-/._~!$&'()*+,;=:@", c) >= 0:
+		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+			if p[i+1] == '2' && (p[i+2] == 'f' || p[i+2] == 'F') {
+				return fmt.Errorf("%q contains an encoded \"/\"", p)
+			}
+			i += 2
+		default:
+			return fmt.Errorf("%q contains %q, which a URL path cannot carry as is", p, c)
+		}
+	}
+	return nil
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

@@ -1,0 +1,287 @@
+package urlbuild
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// RuleOptions says which path of a rule the URL must reach.
+type RuleOptions struct {
+	// EndpointPath is the path the backend serves the MCP endpoint on (for
+	// ToolHive's proxy /mcp for streamable-http, /sse for sse). Empty: the URL
+	// is the base path of each match, as in seeds 001 and 002.
+	EndpointPath string
+	// Backend is the index in the rule's backendRefs of the backend the URL
+	// must reach: that backendRef's own filters (HTTPBackendRef.Filters) apply
+	// after the rule's. The zero value is the first backendRef; an index out of
+	// range (such as -1) means the rule's filters only.
+	Backend int
+}
+
+// Inputs are what [RouteURLs] needs besides the route.
+type Inputs struct {
+	// Index holds the Gateways and Namespaces; nil is an empty index.
+	Index *Index
+	RuleOptions
+}
+
+// RulePath is one external path of a rule.
+type RulePath struct {
+	Path string
+	// Match is the index in spec.rules[i].matches the path came from; -1 when
+	// the rule has no matches (the default PathPrefix "/").
+	Match int
+}
+
+// URL is one external URL of a route rule, with its provenance.
+type URL struct {
+	// URL is scheme://host[:port]/path.
+	URL string
+	// Origin is the parentRef, Gateway and listener the host came from.
+	Origin Origin
+	// Path is the URL path and Match the index of the match it came from
+	// (-1 for the default match).
+	Path  string
+	Match int
+}
+
+// String returns the URL.
+func (u URL) String() string { return u.URL }
+
+// Strings returns the distinct URL strings of urls, sorted.
+func Strings(urls []URL) []string {
+	out := make([]string, 0, len(urls))
+	for _, u := range urls {
+		out = append(out, u.URL)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// RouteURLs returns the external URLs of rule ruleIndex of route (indexes of
+// [DefaultRules]: a route without rules has the default rule 0) and the
+// diagnostics of its parentRefs and of that rule. It is
+// in.Index.Attach(route).RuleURLs(ruleIndex, in.RuleOptions) with the
+// diagnostics merged; a caller looking at several rules of one route should
+// call Attach once instead.
+func RouteURLs(route *gwv1.HTTPRoute, ruleIndex int, in Inputs) ([]URL, model.Diagnostics) {
+	if route == nil {
+		return nil, nil
+	}
+	a := in.Index.Attach(route)
+	urls, ds := a.RuleURLs(ruleIndex, in.RuleOptions)
+	ds = append(slices.Clip(a.Diagnostics), ds...)
+	ds.Sort()
+	return urls, ds
+}
+
+// RuleURLs returns the URLs of rule ruleIndex: every origin of the attachment
+// with every path of the rule ([RulePaths]), one URL per distinct string,
+// sorted; and the diagnostics of the rule (not those of the attachment, which
+// are in a.Diagnostics). A URL reached through several listeners or matches
+// keeps the provenance that sorts first (Gateway, listener, parentRef index,
+// match index).
+func (a *Attachment) RuleURLs(ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
+	if a == nil || a.route == nil {
+		return nil, nil
+	}
+	paths, ds := RulePaths(a.route, ruleIndex, opts)
+	if len(a.Origins) == 0 || len(paths) == 0 {
+		return nil, ds
+	}
+	urls := make([]URL, 0, len(a.Origins)*len(paths))
+	var buf [128]byte
+	for _, o := range a.Origins {
+		base := o.appendTo(buf[:0])
+		for _, p := range paths {
+			urls = append(urls, URL{URL: string(append(base, p.Path...)), Origin: o, Path: p.Path, Match: p.Match})
+		}
+	}
+	if len(urls) > 1 {
+		slices.SortFunc(urls, func(x, y URL) int {
+			return cmp.Or(
+				strings.Compare(x.URL, y.URL),
+				cmp.Compare(x.Origin.Gateway.Namespace, y.Origin.Gateway.Namespace),
+				cmp.Compare(x.Origin.Gateway.Name, y.Origin.Gateway.Name),
+				cmp.Compare(x.Origin.Listener, y.Origin.Listener),
+				cmp.Compare(x.Origin.ParentIndex, y.Origin.ParentIndex),
+				cmp.Compare(x.Match, y.Match),
+			)
+		})
+		urls = slices.CompactFunc(urls, func(x, y URL) bool { return x.URL == y.URL })
+	}
+	return urls, ds
+}
+
+// RulePaths returns the external paths of rule ruleIndex of route (indexes of
+// [DefaultRules]), one per distinct path, sorted, with the diagnostics of the
+// matches and filters that give none (all UnsupportedPathMatch: warnings when
+// the rule gives no path at all, else infos):
+//
+//   - each match (HTTPRouteRule.Matches, default PathPrefix "/") gives its
+//     [BasePath], or with opts.EndpointPath its [ExternalPath] through the
+//     rule's URLRewrite filter;
+//   - a match with header or query-parameter conditions gives none: a plain
+//     request to the path would not take the rule;
+//   - a rule with a RequestRedirect filter gives none: it forwards nothing
+//     (HTTPRouteFilterRequestRedirect);
+//   - a path rewrite in both the rule's and the backendRef's filters, or two
+//     in one list (HTTPRouteRule.Filters: "URLRewrite filter cannot be
+//     repeated"), gives none; so does ReplacePrefixMatch in a rule with
+//     more than one match (HTTPRouteRule validation: "exactly one PathPrefix
+//     match must be specified").
+func RulePaths(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePath, model.Diagnostics) {
+	if route == nil {
+		return nil, nil
+	}
+	obj := model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
+	rules := DefaultRules(route)
+	if ruleIndex < 0 || ruleIndex >= len(rules) {
+		return nil, model.Diagnostics{model.Warningf(model.ReasonUnsupportedPathMatch, obj, "spec.rules",
+			"rule index %d is out of range: the route has %d rules", ruleIndex, len(rules))}
+	}
+	rule := rules[ruleIndex]
+	ruleField := func() string { return "spec.rules[" + strconv.Itoa(ruleIndex) + "]" }
+	rewrite, d, ok := ruleRewrite(rule, ruleIndex, opts.Backend, obj)
+	if !ok {
+		return nil, model.Diagnostics{d}
+	}
+	matches := DefaultMatches(rule)
+	paths := make([]RulePath, 0, len(matches))
+	var ds model.Diagnostics
+	for mi, m := range matches {
+		match := mi
+		if len(rule.Matches) == 0 {
+			match = -1
+		}
+		// field is the match's field path, built only for a diagnostic.
+		field := func() string {
+			if match < 0 {
+				return ruleField()
+			}
+			return ruleField() + ".matches[" + strconv.Itoa(mi) + "]"
+		}
+		if len(m.Headers) > 0 || len(m.QueryParams) > 0 {
+			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field(),
+				"the match also requires %d header and %d query parameter conditions, which a registry client does not send: a plain request to this path would not take this rule",
+				len(m.Headers), len(m.QueryParams)))
+			continue
+		}
+		var p string
+		var err error
+		if opts.EndpointPath == "" {
+			if p, err = BasePath(m.Path); err == nil {
+				// The rewrite must make sense for this match even when the URL
+				// is the base path, or the controller would reject the rule.
+				_, err = Rewrite(p, m.Path, rewrite)
+			}
+		} else {
+			p, err = ExternalPath(opts.EndpointPath, m.Path, rewrite)
+		}
+		if err != nil {
+			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%s", err.Error()))
+			continue
+		}
+		paths = append(paths, RulePath{Path: p, Match: match})
+	}
+	if len(paths) > 0 {
+		// The rule still reaches the backend through another match: the
+		// matches left out are other ways in, worth knowing, not a loss.
+		for i := range ds {
+			ds[i].Severity = model.SeverityInfo
+		}
+	}
+	slices.SortFunc(paths, func(x, y RulePath) int {
+		return cmp.Or(strings.Compare(x.Path, y.Path), cmp.Compare(x.Match, y.Match))
+	})
+	paths = slices.CompactFunc(paths, func(x, y RulePath) bool { return x.Path == y.Path })
+	return paths, ds
+}
+
+// ruleRewrite returns the URLRewrite filter whose path modifier applies to
+// requests that take rule and go to backend (rule filters, then the
+// backendRef's: HTTPBackendRef.Filters), or a diagnostic when the rule
+// forwards nothing or its rewrites cannot be told apart.
+func ruleRewrite(rule gwv1.HTTPRouteRule, ruleIndex, backend int, obj model.ObjectRef) (*gwv1.HTTPURLRewriteFilter, model.Diagnostic, bool) {
+	var s filterScan
+	s.scan(rule.Filters, filterAt{rule: ruleIndex, backend: -1}, obj)
+	if !s.failed && backend >= 0 && backend < len(rule.BackendRefs) {
+		s.scan(rule.BackendRefs[backend].Filters, filterAt{rule: ruleIndex, backend: backend}, obj)
+	}
+	if s.failed {
+		return nil, s.diag, false
+	}
+	if s.found != nil {
+		mod, err := pathModifierOf(s.found)
+		if err != nil {
+			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%s", err.Error()), false
+		}
+		// HTTPRouteRule validation: "When using URLRewrite filter with
+		// path.replacePrefixMatch, exactly one PathPrefix match must be
+		// specified" (also within backendRefs). Which prefix a request lost
+		// would otherwise be ambiguous.
+		if n := len(DefaultMatches(rule)); mod.Type == gwv1.PrefixMatchHTTPPathModifier && n != 1 {
+			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(),
+				"a URLRewrite with ReplacePrefixMatch needs exactly one PathPrefix match, and the rule has %d matches", n), false
+		}
+	}
+	return s.found, model.Diagnostic{}, true
+}
+
+// filterAt locates a filter: spec.rules[rule].filters[filter], or under
+// backendRefs[backend] when backend >= 0. It becomes a field path only when a
+// diagnostic needs one.
+type filterAt struct{ rule, backend, filter int }
+
+func (f filterAt) String() string {
+	s := "spec.rules[" + strconv.Itoa(f.rule) + "]"
+	if f.backend >= 0 {
+		s += ".backendRefs[" + strconv.Itoa(f.backend) + "]"
+	}
+	return s + ".filters[" + strconv.Itoa(f.filter) + "]"
+}
+
+// filterScan collects, over the rule's and the backendRef's filter lists, the
+// path rewrite that applies, or the diagnostic that stops the rule.
+type filterScan struct {
+	found   *gwv1.HTTPURLRewriteFilter
+	foundAt filterAt
+	failed  bool
+	diag    model.Diagnostic
+}
+
+// scan looks through one filter list for a RequestRedirect (the rule forwards
+// nothing) and for path rewrites.
+func (s *filterScan) scan(filters []gwv1.HTTPRouteFilter, at filterAt, obj model.ObjectRef) {
+	for fi, f := range filters {
+		at.filter = fi
+		switch f.Type {
+		case gwv1.HTTPRouteFilterRequestRedirect:
+			s.fail(model.Warningf(model.ReasonUnsupportedPathMatch, obj, at.String(),
+				"a RequestRedirect filter answers with a redirect and forwards nothing to a backend"))
+			return
+		case gwv1.HTTPRouteFilterURLRewrite:
+			switch {
+			case f.URLRewrite == nil:
+				s.fail(model.Warningf(model.ReasonUnsupportedPathMatch, obj, at.String(), "a URLRewrite filter without urlRewrite"))
+				return
+			case f.URLRewrite.Path == nil:
+				// A Host rewrite only.
+			case s.found != nil:
+				s.fail(model.Warningf(model.ReasonUnsupportedPathMatch, obj, at.String(),
+					"a second path rewrite (the first is %s): which applies is not defined", s.foundAt))
+				return
+			default:
+				s.found, s.foundAt = f.URLRewrite, at
+			}
+		}
+	}
+}
+
+func (s *filterScan) fail(d model.Diagnostic) { s.failed, s.diag = true, d }
