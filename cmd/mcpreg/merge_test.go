@@ -1,28 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
-// mergeCLI runs mcpreg with a fixed clock and returns exit status, stdout, stderr.
+// mergeCLI runs mcpreg through invoke and returns exit status, stdout, stderr.
 func mergeCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	e := &env{
-		stdin:  strings.NewReader(stdin),
-		stdout: &out,
-		stderr: &errb,
-		now:    func() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) },
-	}
-	code := run(e, args)
-	return code, out.String(), errb.String()
+	r := invoke(t, stdin, args...)
+	return r.code, r.stdout, r.stderr
 }
 
 // mergedNames reads the server names of a printed registry document.
@@ -70,7 +61,7 @@ func TestMergeSeedExamples(t *testing.T) {
 			if !strings.HasSuffix(out, "}\n") || !strings.Contains(out, "\n  \"version\": \"1.0.0\"") {
 				t.Errorf("stdout is not two-space indented JSON with a trailing newline:\n%s", out)
 			}
-			if !strings.Contains(out, `"last_updated": "2025-01-01T00:00:00Z"`) {
+			if !strings.Contains(out, `"last_updated": "2025-06-01T00:00:00Z"`) {
 				t.Error("meta.last_updated is not the clock's time")
 			}
 		})
