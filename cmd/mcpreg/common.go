@@ -107,9 +107,23 @@ func usageError(e *env, format string, args ...any) int {
 	return exitUsage
 }
 
+// kubectlDefaultNamespace is where namespaced objects without a namespace are
+// placed, as kubectl apply would with the default context.
+const kubectlDefaultNamespace = "default"
+
 // loadObjects reads the manifests named by -f, or the embedded example cluster
-// when there are none. Errors name the file and the document.
+// when there are none; objects without a namespace are put in "default".
+// Errors name the file and the document.
 func loadObjects(e *env, paths []string) (*manifest.Objects, error) {
+	all, err := readObjects(e, paths)
+	if err != nil {
+		return nil, err
+	}
+	all.DefaultNamespace(kubectlDefaultNamespace)
+	return all, nil
+}
+
+func readObjects(e *env, paths []string) (*manifest.Objects, error) {
 	all := &manifest.Objects{}
 	if len(paths) == 0 {
 		entries, err := fs.Glob(exampleFS, "example/*.yaml")

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
@@ -243,4 +244,45 @@ func decodeInto[T any](data []byte, dst *[]*T, where func(error) error) error {
 	}
 	*dst = append(*dst, obj)
 	return nil
+}
+
+// DefaultNamespace puts every namespaced object that has no namespace into ns,
+// as "kubectl apply" does with a manifest that leaves it out. The library
+// expects objects as the API server returns them, always with a namespace.
+func (o *Objects) DefaultNamespace(ns string) {
+	set := func(m *metav1.ObjectMeta) {
+		if m.Namespace == "" {
+			m.Namespace = ns
+		}
+	}
+	for _, x := range o.ConfigMaps {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.Services {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.Gateways {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.HTTPRoutes {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.ReferenceGrants {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.MCPServers {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.MCPRemoteProxies {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.VirtualMCPServers {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.MCPGroups {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.MCPRegistries {
+		set(&x.ObjectMeta)
+	}
 }
