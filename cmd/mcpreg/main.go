@@ -11,6 +11,7 @@
 //	mcpreg discover -f PATH... [--namespace NS]... [--selector EXPR] [--source-registry FILE]
 //	                [--naming toolhive-operator|toolhive-registry-server]
 //	                [--endpoint-path TYPE=PATH]... [--require-https]
+//	                [--url-alone-exports] [--require-description]
 //	mcpreg groups   -f PATH...
 //	mcpreg convert  FILE [--default-namespace NS]
 //	mcpreg validate FILE
