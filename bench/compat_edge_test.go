@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,7 +57,13 @@ func entryDiff(t *testing.T, r edgeResult) string {
 	for _, s := range append(append([]any{}, r.th...), got...) {
 		normalizeToolDefinitions(t, s)
 	}
-	return cmp.Diff(r.th, got)
+	// Order aside: ToolHive's order follows Go map iteration, so it changes
+	// from run to run.
+	th := slices.Clone(r.th)
+	byNameOrder := func(a, b any) int { return strings.Compare(nameOf(a), nameOf(b)) }
+	slices.SortStableFunc(th, byNameOrder)
+	slices.SortStableFunc(got, byNameOrder)
+	return cmp.Diff(th, got)
 }
 
 func sameEntries(t *testing.T, r edgeResult) {

@@ -6,6 +6,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	thtypes "github.com/stacklok/toolhive-core/registry/types"
+
+	"github.com/mcpreg/mcpreg/model"
 )
 
 // Known, reported disagreements between mcpreg and ToolHive. Each one is
@@ -34,46 +38,75 @@ func withExtensions(ext string) string {
 	return `{` + minimalEntry + `,"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"ghcr.io/acme/x:1.0.0":{"status":"active",` + ext + `}}}}}`
 }
 
-var knownGaps = []knownGap{
-	{id: "icons", // model does not look at icons
-		field: regexp.MustCompile(`^data\.servers\.\d+\.icons\.`),
-		entry: `{` + minimalEntry + `,"icons":[{"src":"icon.png"}]}`},
-	{id: "input-fields", // of headers, environmentVariables and variables model checks only "name"
-		field: regexp.MustCompile(`^data\.servers\.\d+\.(remotes|packages)\.\d+\.(headers|environmentVariables|variables|transport\.headers|transport\.variables)\.`),
-		entry: `{` + minimalEntry + `,"remotes":[{"type":"sse","url":"https://a.example/sse","headers":[{"name":"X-Key","isRequired":"yes"}]}]}`},
-	{id: "package-arguments", // runtimeArguments and packageArguments are not checked
-		field: regexp.MustCompile(`^data\.servers\.\d+\.packages\.\d+\.(packageArguments|runtimeArguments)(\.|$)`),
-		entry: `{` + minimalEntry + `,"packages":[{"registryType":"npm","identifier":"x","transport":{"type":"stdio"},"packageArguments":[{"type":"positional"}]}]}`},
-	{id: "package-version", // packages[].version: not "latest", not empty
-		field: regexp.MustCompile(`^data\.servers\.\d+\.packages\.\d+\.version$`),
-		entry: `{` + minimalEntry + `,"packages":[{"registryType":"npm","identifier":"x","version":"latest","transport":{"type":"stdio"}}]}`},
-	{id: "package-fields", // registryBaseUrl (uri) and fileSha256 (pattern)
-		field: regexp.MustCompile(`^data\.servers\.\d+\.packages\.\d+\.(registryBaseUrl|fileSha256)$`),
-		entry: `{` + minimalEntry + `,"packages":[{"registryType":"mcpb","identifier":"x","fileSha256":"FE33","transport":{"type":"stdio"}}]}`},
-	{id: "uri-backslash", // gojsonschema's "uri" format rejects any "\"; model's URI check (url.Parse) allows one in the path
-		field: regexp.MustCompile(`^data\.servers\.\d+\.(\$schema|websiteUrl|repository\.url)$`),
-		entry: `{` + minimalEntry + `,"websiteUrl":"https://example.com/docs\\v1"}`},
-	{id: "repository-fields", // repository.id and .subfolder must be strings
-		field: regexp.MustCompile(`^data\.servers\.\d+\.repository\.(id|subfolder)$`),
-		entry: `{` + minimalEntry + `,"repository":{"url":"https://github.com/acme/x","source":"github","id":5}}`},
-	{id: "ext-metadata", // stars >= 0, last_updated date-time, kubernetes name/namespace/uid/transport
-		field: regexp.MustCompile(`^io\.github\.stacklok\..*\.metadata\.`),
-		entry: withExtensions(`"metadata":{"stars":-1}`)},
-	{id: "ext-permissions", // mount paths, hosts, ports, booleans, uniqueness
-		field: regexp.MustCompile(`^io\.github\.stacklok\..*\.permissions\.`),
-		entry: withExtensions(`"permissions":{"read":["relative/path"]}`)},
-	{id: "ext-provenance", // sigstore_url hostname, repository_uri/cert_issuer/predicate_type uri, strings
-		field: regexp.MustCompile(`^io\.github\.stacklok\..*\.provenance\.`),
-		entry: withExtensions(`"provenance":{"repository_uri":"github.com/acme/x"}`)},
-	{id: "ext-oauth-config", // issuer/authorize_url/token_url uri, types, callback_port range
-		field: regexp.MustCompile(`^io\.github\.stacklok\..*\.oauth_config\.`),
-		entry: withExtensions(`"oauth_config":{"issuer":"auth.example.com"}`)},
-	{id: "ext-env-var-fields", // env_vars[] description/default strings, required/secret booleans
-		field: regexp.MustCompile(`^io\.github\.stacklok\..*\.env_vars\.\d+\.(description|required|secret|default)$`),
-		entry: withExtensions(`"env_vars":[{"name":"API_KEY","required":"yes"}]`)},
-	{id: "ext-tool-definitions", // items must be objects with a string name
-		field: regexp.MustCompile(`^io\.github\.stacklok\..*\.tool_definitions\.\d+`),
-		entry: withExtensions(`"tool_definitions":[{"description":"no name"}]`)},
+// knownGaps is empty: model.ValidateServer checks every rule of ToolHive's
+// schemas that can apply to an entry (the gaps listed here before, icons to
+// tool_definitions, were closed in model/validate*.go; model's truth table,
+// TestValidateServer, has a row per rule). A new gap goes here with a
+// minimal entry, for example:
+//
+//	{id: "icons", field: regexp.MustCompile(`^data\.servers\.\d+\.icons\.`),
+//		entry: `{` + minimalEntry + `,"icons":[{"src":"icon.png"}]}`},
+var knownGaps = []knownGap{}
+
+// closedGaps are disagreements model no longer has, kept as regression
+// cases at the edges of the schemas: ToolHive and model.ValidateServer must
+// agree on each (TestOracleClosedGaps).
+var closedGaps = []struct {
+	id    string
+	entry string
+	valid bool // accepted by both, else rejected by both
+}{
+	{id: "icons", entry: `{` + minimalEntry + `,"icons":[{"src":"icon.png"}]}`},
+	{id: "input-fields", entry: `{` + minimalEntry + `,"remotes":[{"type":"sse","url":"https://a.example/sse","headers":[{"name":"X-Key","isRequired":"yes"}]}]}`},
+	{id: "package-arguments", entry: `{` + minimalEntry + `,"packages":[{"registryType":"npm","identifier":"x","transport":{"type":"stdio"},"packageArguments":[{"type":"positional"}]}]}`},
+	{id: "package-version", entry: `{` + minimalEntry + `,"packages":[{"registryType":"npm","identifier":"x","version":"latest","transport":{"type":"stdio"}}]}`},
+	{id: "package-fields", entry: `{` + minimalEntry + `,"packages":[{"registryType":"mcpb","identifier":"x","fileSha256":"FE33","transport":{"type":"stdio"}}]}`},
+	{id: "uri-backslash", entry: `{` + minimalEntry + `,"websiteUrl":"https://example.com/docs\\v1"}`},
+	{id: "repository-fields", entry: `{` + minimalEntry + `,"repository":{"url":"https://github.com/acme/x","source":"github","id":5}}`},
+	{id: "ext-metadata", entry: withExtensions(`"metadata":{"stars":-1}`)},
+	{id: "ext-permissions", entry: withExtensions(`"permissions":{"read":["relative/path"]}`)},
+	{id: "ext-provenance", entry: withExtensions(`"provenance":{"repository_uri":"github.com/acme/x"}`)},
+	{id: "ext-oauth-config", entry: withExtensions(`"oauth_config":{"issuer":"auth.example.com"}`)},
+	{id: "ext-env-var-fields", entry: withExtensions(`"env_vars":[{"name":"API_KEY","required":"yes"}]`)},
+	{id: "ext-tool-definitions", entry: withExtensions(`"tool_definitions":[{"description":"no name"}]`)},
+	// ToolHive decodes every document into `any` to check the extensions:
+	// a number beyond float64 anywhere fails that.
+	{id: "huge-number", entry: `{` + minimalEntry + `,"x-vendor":{"n":1e400}}`},
+	// The extensions are checked after that decoding: numbers as float64.
+	{id: "ext-float64-port", entry: withExtensions(`"proxy_port":65535.0000000000000001`), valid: true},
+	{id: "ext-float64-stars", entry: withExtensions(`"metadata":{"stars":-1e-400}`), valid: true},
+	{id: "ext-float64-unique", entry: withExtensions(`"permissions":{"network":{"outbound":{"allow_port":[443,443.0]}}}`)},
+	{id: "ext-date", entry: withExtensions(`"metadata":{"last_updated":"2025-08-01"}`), valid: true},
+	// Once stricter than ToolHive.
+	{id: "args-repeated", entry: withExtensions(`"args":["--header","A","--header","B"]`), valid: true},
+	{id: "stdio-transport", entry: `{` + minimalEntry + `,"packages":[{"registryType":"oci","identifier":"x","transport":{"type":"stdio","url":5,"headers":"x"}}]}`, valid: true},
+	{id: "repeated-key", entry: `{` + minimalEntry + `,"repository":{"url":5,"source":"github","url":"https://github.com/acme/x"}}`, valid: true},
+	{id: "repeated-extension-key", entry: `{` + minimalEntry + `,"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"k":{"status":"x"},"k":{"status":"active"}}}}}`, valid: true},
+}
+
+// TestOracleClosedGaps checks that ToolHive and model agree on each of
+// closedGaps.
+func TestOracleClosedGaps(t *testing.T) {
+	for _, c := range closedGaps {
+		t.Run(c.id, func(t *testing.T) {
+			thErr := thtypes.ValidateUpstreamRegistryBytes(singleEntryDocument([]byte(c.entry)))
+			s, err := model.ParseServer([]byte(c.entry))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ds := model.ValidateServer(s, model.ObjectRef{}, "data.servers[0]").WithSeverity(model.SeverityError)
+			switch {
+			case c.valid && thErr != nil:
+				t.Errorf("ToolHive rejects %s: %v", c.entry, thErr)
+			case !c.valid && thErr == nil:
+				t.Errorf("ToolHive accepts %s", c.entry)
+			case c.valid && len(ds) > 0:
+				t.Errorf("model rejects %s: %v", c.entry, ds)
+			case !c.valid && len(ds) == 0:
+				t.Errorf("model accepts %s; ToolHive: %v", c.entry, thErr)
+			}
+		})
+	}
 }
 
 // A stricterCase is an entry ToolHive accepts and model.ValidateServer
@@ -92,9 +125,6 @@ var knownStricter = []stricterCase{
 		reason: `SPEC §8: version must not be "latest" (the official registry's rule)`},
 	{id: "version-empty", entry: `{"name":"io.github.acme/fetch","description":"d","version":""}`, field: "version",
 		reason: "the official registry requires a version of at least one character"},
-	{id: "args-repeated", entry: withExtensions(`"args":["--header","A","--header","B"]`), bug: true,
-		field:  "_meta[io.modelcontextprotocol.registry/publisher-provided][io.github.stacklok][*].args",
-		reason: "repeated flags are ordinary in args"},
 }
 
 var extensionKeyRE = regexp.MustCompile(`\[io\.github\.stacklok\]\[[^\]]*\]`)
@@ -189,8 +219,6 @@ func explainByGaps(err error) (ids []string, ok bool) {
 // meets one skips with its description (fails with -strict); once fixed, the
 // test passes and the entry can go.
 var knownBugs = map[string]string{
-	"args-repeated": "model.ValidateServer requires the ToolHive extension's args to be unique; " +
-		"ToolHive's schema does not, and model.Finish drops such entries",
 	"convert-keeps-duplicates": "convert (model.Parse + model.Finish) of an upstream document with a repeated name or remote URL " +
 		"emits a document model.ValidateRegistry rejects (DuplicateServer / DuplicateRemoteURL); ToolHive accepts it",
 	"legacy-null-raw-fields": "legacy custom_metadata, tool_definitions or attestation.predicate set to null come out as null " +

@@ -1,9 +1,7 @@
 package model
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/url"
 	"regexp"
 	"strings"
 	"time"
@@ -13,18 +11,14 @@ import (
 )
 
 // The upstream rules (SPEC §8), from the MCP server.json schema and ToolHive's
-// upstream-registry schema.
+// upstream-registry schema. The validator matches names and URLs with
+// hand-written equivalents (validate_format.go); these are the patterns as
+// the schema writes them, for users and messages.
 var (
 	// NamePattern is the upstream server name pattern: exactly one "/".
 	NamePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
 	// RemoteURLPattern is the pattern of remotes[].url.
-	RemoteURLPattern = regexp.MustCompile(`^https?://[^\s]+$`)
-	// officialPart is the official registry's stricter rule for each side of the
-	// name: at least two characters, alphanumeric at both ends.
-	officialPart = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]*[a-zA-Z0-9]$`)
-	toolPattern  = regexp.MustCompile(`^[\w-]+$`)
-	tagPattern   = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*[a-z0-9]$`)
-	envPattern   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	RemoteURLPattern = regexp.MustCompile(patternRemoteURL)
 )
 
 // Limits of the upstream schema.
@@ -34,6 +28,8 @@ const (
 	DescriptionMaxLen = 100
 	TitleMaxLen       = 100
 	VersionMaxLen     = 255
+	// IconSrcMaxLen is the longest icons[].src, in characters.
+	IconSrcMaxLen = 255
 )
 
 // Remote transport types the upstream schema allows in "remotes".
@@ -55,11 +51,11 @@ func CheckName(name string) (invalid, strict string) {
 		return fmt.Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen), ""
 	case strings.Count(name, "/") != 1:
 		return fmt.Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern), ""
-	case !NamePattern.MatchString(name):
+	case !matchName(name):
 		return fmt.Sprintf("name %q does not match %s", name, NamePattern), ""
 	}
 	ns, server, _ := strings.Cut(name, "/")
-	if !officialPart.MatchString(ns) || !officialPart.MatchString(server) {
+	if !matchOfficialPart(ns) || !matchOfficialPart(server) {
 		return "", fmt.Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name)
 	}
 	return "", ""
@@ -73,371 +69,431 @@ func abbreviate(s string) string {
 	return string(r[:57]) + "..."
 }
 
-// ValidateServer checks one entry against the upstream rules of SPEC §8 and the
-// ToolHive publisher extensions schema. Each problem is a diagnostic on obj,
-// its field under fieldPrefix (for example "data.servers[3]"): Error severity
-// with reason DescriptionTooLong for an over-long description and InvalidEntry
-// for the rest, except the official registry's stricter name rule, which is a
-// Warning.
+// ValidateServer checks one entry against the upstream rules of SPEC §8 and
+// every constraint ToolHive's registry server (toolhive-core's
+// ValidateUpstreamRegistryBytes) puts on an entry: the MCP server.json schema
+// (types of every known field, enums, patterns, formats, required members of
+// repository, icons, remotes, packages, their inputs and arguments), ToolHive's
+// publisher-provided extensions schema for _meta, and its decoding of every
+// number as a float64. Each problem is a diagnostic on obj, its field under
+// fieldPrefix (for example "data.servers[3]") pointing at the offending value:
+// Error severity with reason DescriptionTooLong for an over-long description
+// and InvalidEntry for the rest, except the official registry's stricter name
+// rule, which is a Warning.
+//
+// Two rules are deliberately stricter than ToolHive's: a version must not be
+// empty or "latest" (SPEC §8). Where a key is repeated inside an object the
+// last one counts, as in encoding/json.
 func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
-	var ds Diagnostics
-	label := fmt.Sprintf("server %q: ", s.Name())
-	f := func(name string) string {
-		if fieldPrefix == "" {
-			return name
+	v := validator{server: s, obj: obj, prefix: fieldPrefix}
+	v.entry()
+	return v.ds
+}
+
+func (v *validator) entry() {
+	s := v.server
+	var title []byte
+	var hasName, nameIsStr, hasDescription, descriptionIsStr, hasTitle, hasVersion, versionIsStr bool
+	var name, description, version []byte
+	for _, m := range s.members {
+		v.inName(m.Key)
+		// One pass over a container member indexes its nested containers
+		// and finds any number ToolHive cannot decode.
+		v.index.n = 0
+		huge := false
+		switch jsonx.Kind(m.Value) {
+		case '{', '[':
+			huge = v.index.build(m.Value)
+		case '0':
+			huge = numberOverflows(m.Value)
 		}
-		return fieldPrefix + "." + name
+		switch m.Key {
+		case KeyName:
+			name, hasName, nameIsStr = m.Value, true, isJSONString(m.Value)
+		case KeyDescription:
+			description, hasDescription, descriptionIsStr = m.Value, true, isJSONString(m.Value)
+		case KeyTitle:
+			title, hasTitle = m.Value, true
+		case KeyVersion:
+			version, hasVersion, versionIsStr = m.Value, true, isJSONString(m.Value)
+		case KeySchema, "websiteUrl":
+			v.str(m.Value, ruleURI)
+		case "repository":
+			v.repository(m.Value)
+		case "icons":
+			v.each(m.Value, eachIcon)
+		case KeyRemotes:
+			v.each(m.Value, eachRemote)
+		case KeyPackages:
+			v.each(m.Value, eachPackage)
+		case KeyMeta:
+			v.meta(m.Value)
+		}
+		if huge {
+			v.hugeNumbers(m.Value)
+		}
+		v.out()
 	}
+
+	// The rules of SPEC §8 keep the messages they have always had: users and
+	// golden files match on them.
 	bad := func(field, format string, args ...any) {
-		ds = append(ds, Errorf(ReasonInvalidEntry, obj, f(field), label+format, args...))
+		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", v.labelText(), fmt.Sprintf(format, args...)))
 	}
-
-	// name
-	if raw, ok := s.Get(KeyName); !ok {
+	switch {
+	case !hasName:
 		bad(KeyName, "name is required")
-	} else if _, isStr := jsonx.String(raw); !isStr {
-		bad(KeyName, "name must be a string")
-	} else if invalid, strict := CheckName(s.Name()); invalid != "" {
-		bad(KeyName, "%s", invalid)
-	} else if strict != "" {
-		ds = append(ds, Warningf(ReasonInvalidEntry, obj, f(KeyName), label+"%s", strict))
+	case !nameIsStr:
+		bad(KeyName, "name must be a string, not %s", show(name))
+	default:
+		if invalid, strict := CheckName(s.Name()); invalid != "" {
+			bad(KeyName, "%s", invalid)
+		} else if strict != "" {
+			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", v.labelText(), strict))
+		}
 	}
 
-	// description
-	if raw, ok := s.Get(KeyDescription); !ok {
+	switch d := s.Description(); {
+	case !hasDescription:
 		bad(KeyDescription, "description is required")
-	} else if _, isStr := jsonx.String(raw); !isStr {
-		bad(KeyDescription, "description must be a string")
-	} else if n := utf8.RuneCountInString(s.Description()); n == 0 {
+	case !descriptionIsStr:
+		bad(KeyDescription, "description must be a string, not %s", show(description))
+	case d == "":
 		bad(KeyDescription, "description is empty; it must be 1 to %d characters", DescriptionMaxLen)
-	} else if n > DescriptionMaxLen {
-		ds = append(ds, Errorf(ReasonDescriptionTooLong, obj, f(KeyDescription),
-			label+"description is %d characters; the maximum is %d", n, DescriptionMaxLen))
+	default:
+		if n := utf8.RuneCountInString(d); n > DescriptionMaxLen {
+			v.ds = append(v.ds, Errorf(ReasonDescriptionTooLong, v.obj, joinField(v.prefix, KeyDescription),
+				"%sdescription is %d characters; the maximum is %d", v.labelText(), n, DescriptionMaxLen))
+		}
 	}
 
-	// title (optional)
-	if raw, ok := s.Get(KeyTitle); ok {
-		if t, isStr := jsonx.String(raw); !isStr {
-			bad(KeyTitle, "title must be a string")
-		} else if n := utf8.RuneCountInString(t); n == 0 || n > TitleMaxLen {
+	if hasTitle {
+		if t, isStr := plainString(title); !isStr {
+			bad(KeyTitle, "title must be a string, not %s", show(title))
+		} else if n := utf8.RuneCount(t); n == 0 || n > TitleMaxLen {
 			bad(KeyTitle, "title is %d characters; it must be 1 to %d", n, TitleMaxLen)
 		}
 	}
 
-	// version
-	if raw, ok := s.Get(KeyVersion); !ok {
+	switch ver := s.Version(); {
+	case !hasVersion:
 		bad(KeyVersion, "version is required")
-	} else if _, isStr := jsonx.String(raw); !isStr {
-		bad(KeyVersion, "version must be a string")
-	} else if v := s.Version(); v == "" {
+	case !versionIsStr:
+		bad(KeyVersion, "version must be a string, not %s", show(version))
+	case ver == "":
 		bad(KeyVersion, "version is empty")
-	} else if utf8.RuneCountInString(v) > VersionMaxLen {
+	case utf8.RuneCountInString(ver) > VersionMaxLen:
 		bad(KeyVersion, "version is longer than %d characters", VersionMaxLen)
-	} else if v == "latest" {
+	case ver == "latest":
 		bad(KeyVersion, "version must not be \"latest\"; use a specific version")
 	}
-
-	if raw, ok := s.Get(KeySchema); ok {
-		if v, isStr := jsonx.String(raw); !isStr || !isURI(v) {
-			bad(KeySchema, "$schema must be a URI string")
-		}
-	}
-	if raw, ok := s.Get("websiteUrl"); ok {
-		if v, isStr := jsonx.String(raw); !isStr || !isURI(v) {
-			bad("websiteUrl", "websiteUrl must be a URI string")
-		}
-	}
-	if raw, ok := s.Get("repository"); ok {
-		checkRepository(raw, bad)
-	}
-	if raw, ok := s.Get(KeyRemotes); ok {
-		checkTransports(raw, KeyRemotes, true, bad)
-	}
-	if raw, ok := s.Get(KeyPackages); ok {
-		checkPackages(raw, bad)
-	}
-	if raw, ok := s.Get(KeyMeta); ok {
-		checkMeta(raw, bad)
-	}
-	return ds
 }
 
-func isURI(s string) bool {
-	u, err := url.Parse(s)
-	return err == nil && u.Scheme != ""
-}
+// ---- server.json definitions ----
 
-type badFunc func(field, format string, args ...any)
-
-func checkRepository(raw json.RawMessage, bad badFunc) {
-	ms, err := jsonx.Members(raw)
-	if err != nil {
-		bad("repository", "repository must be an object")
+// repository checks Repository: string url (a URI) and source, both
+// required; string id and subfolder.
+func (v *validator) repository(raw []byte) {
+	var buf memberBuf
+	ms, ok := v.object(raw, buf[:0])
+	if !ok {
 		return
 	}
 	var hasURL, hasSource bool
 	for _, m := range ms {
-		switch m.Key {
+		v.in(m.key)
+		switch string(m.key) {
 		case "url":
-			v, ok := jsonx.String(m.Value)
-			hasURL = ok
-			if ok && !isURI(v) {
-				bad("repository.url", "repository.url %q is not a URI", v)
-			}
+			hasURL = true
+			v.str(m.value, ruleURI)
 		case "source":
-			_, hasSource = jsonx.String(m.Value)
+			hasSource = true
+			v.str(m.value, nil)
+		case "id", "subfolder":
+			v.str(m.value, nil)
 		}
+		v.out()
 	}
-	if !hasURL || !hasSource {
-		bad("repository", "repository needs string \"url\" and \"source\"")
-	}
+	v.required(hasURL, "url")
+	v.required(hasSource, "source")
 }
 
-// checkTransports checks a list of transports ("remotes") or, with remote
-// false, a single package transport given as a one-element list.
-func checkTransports(raw json.RawMessage, field string, remote bool, bad badFunc) {
-	els, err := jsonx.Elements(raw)
-	if err != nil {
-		bad(field, "%s must be an array", field)
-		return
-	}
-	for i, el := range els {
-		checkTransport(el, fmt.Sprintf("%s[%d]", field, i), remote, bad)
-	}
-}
+var (
+	iconMimeTypes = []string{"image/png", "image/jpeg", "image/jpg", "image/svg+xml", "image/webp"}
+	iconThemes    = []string{"light", "dark"}
+)
 
-func checkTransport(el json.RawMessage, field string, remote bool, bad badFunc) {
-	ms, err := jsonx.Members(el)
-	if err != nil {
-		bad(field, "%s must be an object", field)
+// icon checks Icon: src required, a URI of at most 255 characters; mimeType
+// and theme from their enums; sizes "WxH" or "any".
+func (v *validator) icon(raw []byte) {
+	var buf memberBuf
+	ms, ok := v.object(raw, buf[:0])
+	if !ok {
 		return
 	}
-	var typ, u string
-	var hasURL bool
+	hasSrc := false
 	for _, m := range ms {
-		switch m.Key {
-		case "type":
-			typ, _ = jsonx.String(m.Value)
-		case "url":
-			u, hasURL = jsonx.String(m.Value)
-			if !hasURL {
-				bad(field+".url", "%s.url must be a string", field)
-				return
+		v.in(m.key)
+		switch string(m.key) {
+		case "src":
+			hasSrc = true
+			if s, ok := v.str(m.value, ruleURI); ok {
+				if n := utf8.RuneCount(s); n > IconSrcMaxLen {
+					v.fail("is %d characters; the maximum is %d", n, IconSrcMaxLen)
+				}
 			}
+		case "mimeType":
+			v.enum(m.value, iconMimeTypes)
+		case "theme":
+			v.enum(m.value, iconThemes)
+		case "sizes":
+			v.stringList(m.value, ruleIconSize, false)
+		}
+		v.out()
+	}
+	v.required(hasSrc, "src")
+}
+
+// transport checks a remote (RemoteTransport) or a package's transport
+// (LocalTransport). The schema's anyOf over the transport types comes down
+// to the type: stdio needs nothing else, streamable-http and sse need a url
+// matching RemoteURLPattern and take headers (KeyValueInputs). Only a remote
+// has "variables" (a map of Inputs) in the schema.
+func (v *validator) transport(raw []byte, remote bool) {
+	var buf memberBuf
+	ms, ok := v.object(raw, buf[:0])
+	if !ok {
+		return
+	}
+	var typ, url, headers []byte
+	for _, m := range ms {
+		switch string(m.key) {
+		case "type":
+			typ = m.value
+		case "url":
+			url = m.value
 		case "headers":
-			checkKeyValues(m.Value, field+".headers", bad)
+			headers = m.value
+		case "variables":
+			if remote {
+				v.in(m.key)
+				v.variables(m.value)
+				v.out()
+			}
 		}
 	}
-	switch typ {
+	t, _ := plainString(typ)
+	switch string(t) {
 	case TransportStreamableHTTP, TransportSSE:
-		if !hasURL {
-			bad(field+".url", "%s of type %q needs a url", field, typ)
-		} else if !RemoteURLPattern.MatchString(u) {
-			bad(field+".url", "%s.url %q does not match %s", field, u, RemoteURLPattern)
-		}
 	case TransportStdio:
 		if remote {
-			bad(field+".type", "%s.type is %q; a remote must be %q or %q", field, typ, TransportStreamableHTTP, TransportSSE)
+			v.inName("type")
+			v.fail("is %s; a remote must be %q or %q", show(typ), TransportStreamableHTTP, TransportSSE)
+			v.out()
 		}
+		return
 	default:
-		want := fmt.Sprintf("%q or %q", TransportStreamableHTTP, TransportSSE)
-		if !remote {
-			want = fmt.Sprintf("%q, %q or %q", TransportStdio, TransportStreamableHTTP, TransportSSE)
+		v.inName("type")
+		switch {
+		case typ == nil:
+			v.fail("is required")
+		case remote:
+			v.fail("is %s; it must be %q or %q", show(typ), TransportStreamableHTTP, TransportSSE)
+		default:
+			v.fail("is %s; it must be %q, %q or %q", show(typ), TransportStdio, TransportStreamableHTTP, TransportSSE)
 		}
-		bad(field+".type", "%s.type is %q; it must be %s", field, typ, want)
+		v.out()
+		return
+	}
+	v.inName("url")
+	if url == nil {
+		v.fail("is required (type %s)", show(typ))
+	} else if u, ok := v.str(url, ruleAny); ok && !matchRemoteURL(u) {
+		v.fail("%s does not match %s", show(url), patternRemoteURL)
+	}
+	v.out()
+	if headers != nil {
+		v.inName("headers")
+		v.each(headers, eachKeyValueInput)
+		v.out()
 	}
 }
 
-func checkKeyValues(raw json.RawMessage, field string, bad badFunc) {
-	els, err := jsonx.Elements(raw)
-	if err != nil {
-		bad(field, "%s must be an array", field)
+// pkg checks Package: string registryType and identifier and a transport,
+// all required; version, fileSha256, registryBaseUrl, runtimeHint;
+// environmentVariables (KeyValueInputs); packageArguments and
+// runtimeArguments (Arguments).
+func (v *validator) pkg(raw []byte) {
+	var buf memberBuf
+	ms, ok := v.object(raw, buf[:0])
+	if !ok {
 		return
 	}
-	for i, el := range els {
-		ms, err := jsonx.Members(el)
-		if err != nil {
-			bad(fmt.Sprintf("%s[%d]", field, i), "%s[%d] must be an object", field, i)
-			continue
-		}
-		hasName := false
-		for _, m := range ms {
-			if m.Key == "name" {
-				_, hasName = jsonx.String(m.Value)
-			}
-		}
-		if !hasName {
-			bad(fmt.Sprintf("%s[%d].name", field, i), "%s[%d] needs a string name", field, i)
-		}
-	}
-}
-
-func checkPackages(raw json.RawMessage, bad badFunc) {
-	els, err := jsonx.Elements(raw)
-	if err != nil {
-		bad(KeyPackages, "packages must be an array")
-		return
-	}
-	for i, el := range els {
-		field := fmt.Sprintf("packages[%d]", i)
-		ms, err := jsonx.Members(el)
-		if err != nil {
-			bad(field, "%s must be an object", field)
-			continue
-		}
-		var hasType, hasID, hasTransport bool
-		for _, m := range ms {
-			switch m.Key {
-			case "registryType":
-				_, hasType = jsonx.String(m.Value)
-			case "identifier":
-				_, hasID = jsonx.String(m.Value)
-			case "transport":
-				hasTransport = true
-				checkTransport(m.Value, field+".transport", false, bad)
-			case "environmentVariables":
-				checkKeyValues(m.Value, field+".environmentVariables", bad)
-			}
-		}
-		if !hasType || !hasID || !hasTransport {
-			bad(field, "%s needs registryType, identifier and transport", field)
-		}
-	}
-}
-
-// checkMeta checks _meta: the publisher-provided object, and inside it
-// ToolHive's namespace against ToolHive's publisher-provided schema, which its
-// registry server enforces.
-func checkMeta(raw json.RawMessage, bad badFunc) {
-	ms, err := jsonx.Members(raw)
-	if err != nil {
-		bad(KeyMeta, "_meta must be an object")
-		return
-	}
+	var hasType, hasID, hasTransport bool
 	for _, m := range ms {
-		if m.Key != PublisherProvidedKey {
-			continue
-		}
-		field := KeyMeta + "[" + PublisherProvidedKey + "]"
-		pubs, err := jsonx.Members(m.Value)
-		if err != nil {
-			bad(field, "%s must be an object", field)
-			continue
-		}
-		for _, p := range pubs {
-			pfield := field + "[" + p.Key + "]"
-			entries, err := jsonx.Members(p.Value)
-			if err != nil {
-				bad(pfield, "publisher %q extensions must be an object", p.Key)
-				continue
+		v.in(m.key)
+		switch string(m.key) {
+		case "registryType":
+			hasType = true
+			v.str(m.value, nil)
+		case "identifier":
+			hasID = true
+			v.str(m.value, nil)
+		case "transport":
+			hasTransport = true
+			v.transport(m.value, false)
+		case "version":
+			if s, ok := v.str(m.value, ruleAny); ok && (len(s) == 0 || string(s) == "latest") {
+				v.fail("is %s; a package version must be a specific version, not empty or \"latest\"", show(m.value))
 			}
-			if p.Key != ToolHivePublisher {
-				continue
-			}
-			for _, e := range entries {
-				checkToolHiveExtensions(e.Value, pfield+"["+e.Key+"]", bad)
-			}
+		case "fileSha256":
+			v.str(m.value, ruleSHA256)
+		case "registryBaseUrl":
+			v.str(m.value, ruleURI)
+		case "runtimeHint":
+			v.str(m.value, nil)
+		case "environmentVariables":
+			v.each(m.value, eachKeyValueInput)
+		case "packageArguments", "runtimeArguments":
+			v.each(m.value, eachArgument)
 		}
+		v.out()
 	}
+	v.required(hasType, "registryType")
+	v.required(hasID, "identifier")
+	v.required(hasTransport, "transport")
 }
 
-func checkToolHiveExtensions(raw json.RawMessage, field string, bad badFunc) {
-	ms, err := jsonx.Members(raw)
-	if err != nil {
-		bad(field, "ToolHive extensions must be an object")
-		return
+var inputFormats = []string{"string", "number", "boolean", "filepath"}
+
+// inputMember checks one member of an Input: string description, value,
+// default and placeholder; boolean isRequired and isSecret; format from its
+// enum; choices, strings. It reports whether the key is one of Input's.
+func (v *validator) inputMember(m rawMember) bool {
+	v.in(m.key)
+	defer v.out()
+	switch string(m.key) {
+	case "description", "value", "default", "placeholder":
+		v.str(m.value, nil)
+	case "isRequired", "isSecret":
+		v.boolean(m.value)
+	case "format":
+		v.enum(m.value, inputFormats)
+	case "choices":
+		v.stringList(m.value, nil, false)
+	default:
+		return false
 	}
-	hasStatus := false
+	return true
+}
+
+// input checks an Input (the values of a "variables" map).
+func (v *validator) input(raw []byte) {
+	var buf memberBuf
+	ms, _ := v.object(raw, buf[:0])
 	for _, m := range ms {
-		mf := field + "." + m.Key
-		switch m.Key {
-		case "status":
-			v, _ := jsonx.String(m.Value)
-			hasStatus = true
-			switch v {
-			case "active", "deprecated", "Active", "Deprecated":
-			default:
-				bad(mf, "status %s must be active or deprecated", m.Value)
-			}
-		case "tier":
-			if v, _ := jsonx.String(m.Value); v != "Official" && v != "Community" {
-				bad(mf, "tier %s must be Official or Community", m.Value)
-			}
-		case "tools":
-			checkStringSet(m.Value, mf, toolPattern, bad)
-		case "tags":
-			checkStringSet(m.Value, mf, tagPattern, bad)
-		case "docker_tags", "args":
-			checkStringSet(m.Value, mf, nil, bad)
-		case "proxy_port":
-			var n float64
-			if err := json.Unmarshal(m.Value, &n); err != nil || n != float64(int(n)) || n < 1 || n > 65535 {
-				bad(mf, "proxy_port %s must be an integer from 1 to 65535", m.Value)
-			}
-		case "stateless":
-			if k := jsonx.Kind(m.Value); k != 't' && k != 'f' {
-				bad(mf, "stateless must be a boolean")
-			}
-		case "env_vars":
-			els, err := jsonx.Elements(m.Value)
-			if err != nil {
-				bad(mf, "env_vars must be an array")
-				continue
-			}
-			for i, el := range els {
-				ems, err := jsonx.Members(el)
-				if err != nil {
-					bad(fmt.Sprintf("%s[%d]", mf, i), "env var must be an object")
-					continue
-				}
-				for _, em := range ems {
-					if em.Key == "name" {
-						if v, ok := jsonx.String(em.Value); !ok || !envPattern.MatchString(v) {
-							bad(fmt.Sprintf("%s[%d].name", mf, i), "env var name %s must match %s", em.Value, envPattern)
-						}
-					}
-				}
-			}
-		case "overview":
-			if _, ok := jsonx.String(m.Value); !ok {
-				bad(mf, "overview must be a string")
-			}
-		case "metadata", "custom_metadata", "permissions", "provenance", "oauth_config":
-			if jsonx.Kind(m.Value) != '{' {
-				bad(mf, "%s must be an object", m.Key)
-			}
-		case "tool_definitions":
-			if jsonx.Kind(m.Value) != '[' {
-				bad(mf, "tool_definitions must be an array")
-			}
-		}
-	}
-	if !hasStatus {
-		bad(field+".status", "ToolHive extensions need a status (active or deprecated)")
+		v.inputMember(m)
 	}
 }
 
-// checkStringSet checks an array of unique strings, each matching re if set.
-func checkStringSet(raw json.RawMessage, field string, re *regexp.Regexp, bad badFunc) {
-	els, err := jsonx.Elements(raw)
-	if err != nil {
-		bad(field, "%s must be an array", field)
+// variables checks the "variables" of an InputWithVariables or a remote: a
+// map of Inputs.
+func (v *validator) variables(raw []byte) {
+	var buf memberBuf
+	ms, _ := v.object(raw, buf[:0])
+	for _, m := range ms {
+		v.inKey(m.key)
+		v.input(m.value)
+		v.out()
+	}
+}
+
+// inputWithVariables checks the members of an InputWithVariables.
+func (v *validator) inputWithVariables(ms []rawMember) {
+	for _, m := range ms {
+		if !v.inputMember(m) && string(m.key) == "variables" {
+			v.in(m.key)
+			v.variables(m.value)
+			v.out()
+		}
+	}
+}
+
+// keyValueInput checks a KeyValueInput (a header or environment variable):
+// an InputWithVariables with a required string name.
+func (v *validator) keyValueInput(raw []byte) {
+	var buf memberBuf
+	ms, ok := v.object(raw, buf[:0])
+	if !ok {
 		return
 	}
-	seen := make(map[string]bool, len(els))
-	for _, el := range els {
-		v, ok := jsonx.String(el)
-		if !ok {
-			bad(field, "%s must hold strings, not %s", field, el)
-			continue
+	v.inputWithVariables(ms)
+	hasName := false
+	for _, m := range ms {
+		if string(m.key) == "name" {
+			hasName = true
+			v.in(m.key)
+			v.str(m.value, nil)
+			v.out()
 		}
-		if re != nil && !re.MatchString(v) {
-			bad(field, "%s value %q does not match %s", field, v, re)
+	}
+	v.required(hasName, "name")
+}
+
+// argument checks an Argument: an InputWithVariables with a boolean
+// isRepeated, and by type either positional (a string valueHint; valueHint
+// or value required) or named (a string name, required).
+func (v *validator) argument(raw []byte) {
+	var buf memberBuf
+	ms, ok := v.object(raw, buf[:0])
+	if !ok {
+		return
+	}
+	v.inputWithVariables(ms)
+	var typ, name, hint []byte
+	var hasValue bool
+	for _, m := range ms {
+		switch string(m.key) {
+		case "type":
+			typ = m.value
+		case "isRepeated":
+			v.in(m.key)
+			v.boolean(m.value)
+			v.out()
+		case "value":
+			hasValue = true
+		case "name":
+			name = m.value
+		case "valueHint":
+			hint = m.value
 		}
-		if seen[v] {
-			bad(field, "%s value %q appears twice; values must be unique", field, v)
+	}
+	t, _ := plainString(typ)
+	switch string(t) {
+	case "positional":
+		v.inName("valueHint")
+		if hint != nil {
+			v.str(hint, nil)
+		} else if !hasValue {
+			v.fail("is required for a positional argument without a value")
 		}
-		seen[v] = true
+		v.out()
+	case "named":
+		v.inName("name")
+		if name == nil {
+			v.fail("is required")
+		} else {
+			v.str(name, nil)
+		}
+		v.out()
+	default:
+		v.inName("type")
+		if typ == nil {
+			v.fail("is required (\"positional\" or \"named\")")
+		} else {
+			v.fail("is %s; it must be \"positional\" or \"named\"", show(typ))
+		}
+		v.out()
 	}
 }
 

@@ -1,0 +1,641 @@
+package model
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// The validator walks every entry of a merge, so it splits objects and arrays
+// into caller-provided buffers (usually on the caller's stack) instead of
+// jsonx.Members' fresh slices and key strings: a valid entry is checked
+// without allocating. Like jsonx, these functions expect input that passed
+// json.Valid and report malformed input as not ok rather than panic.
+
+// A rawMember is one member of a JSON object: its key, decoded (aliasing the
+// input unless the key has escapes or invalid UTF-8), and its raw value.
+type rawMember struct {
+	key   []byte
+	value []byte
+}
+
+// memberBuf and elementBuf are the buffer sizes callers declare; longer
+// objects and arrays spill to the heap.
+type (
+	memberBuf  [24]rawMember
+	elementBuf [24][]byte
+)
+
+// membersOf appends the members of the JSON object raw to dst, keeping only
+// the last member of each repeated key (encoding/json, and so ToolHive, keeps
+// the last). ok is false when raw is not an object. idx, when it indexes
+// raw's bytes, spares scanning nested containers again.
+func membersOf(raw []byte, dst []rawMember, idx *containerIndex) (ms []rawMember, ok bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '{' {
+		return dst, false
+	}
+	ms = dst
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == '}' {
+		return ms, true
+	}
+	for {
+		if i >= len(raw) || raw[i] != '"' {
+			return dst, false
+		}
+		end := skipStr(raw, i)
+		if end < 0 {
+			return dst, false
+		}
+		key := raw[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 || !isPlainUTF8(key) {
+			// Decoded as encoding/json does, so that repeated keys match.
+			k, ok := jsonx.String(raw[i:end])
+			if !ok {
+				return dst, false
+			}
+			key = []byte(k)
+		}
+		i = skipWS(raw, end)
+		if i >= len(raw) || raw[i] != ':' {
+			return dst, false
+		}
+		i = skipWS(raw, i+1)
+		vend := idx.skip(raw, i)
+		if vend < 0 {
+			return dst, false
+		}
+		ms = append(ms, rawMember{key: key, value: raw[i:vend]})
+		i = skipWS(raw, vend)
+		if i >= len(raw) {
+			return dst, false
+		}
+		if raw[i] == '}' {
+			break
+		}
+		if raw[i] != ',' {
+			return dst, false
+		}
+		i = skipWS(raw, i+1)
+	}
+	return dropShadowed(ms), true
+}
+
+// dropShadowed removes, in place, members whose key appears again later.
+func dropShadowed(ms []rawMember) []rawMember {
+	out := ms[:0]
+	for i, m := range ms {
+		shadowed := false
+		for _, n := range ms[i+1:] {
+			if bytes.Equal(m.key, n.key) {
+				shadowed = true
+				break
+			}
+		}
+		if !shadowed {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// elementsOf appends the elements of the JSON array raw to dst. ok is false
+// when raw is not an array. idx is as for membersOf.
+func elementsOf(raw []byte, dst [][]byte, idx *containerIndex) (els [][]byte, ok bool) {
+	i := skipWS(raw, 0)
+	if i >= len(raw) || raw[i] != '[' {
+		return dst, false
+	}
+	els = dst
+	i = skipWS(raw, i+1)
+	if i < len(raw) && raw[i] == ']' {
+		return els, true
+	}
+	for {
+		vend := idx.skip(raw, i)
+		if vend < 0 {
+			return dst, false
+		}
+		els = append(els, raw[i:vend])
+		i = skipWS(raw, vend)
+		if i >= len(raw) {
+			return dst, false
+		}
+		if raw[i] == ']' {
+			return els, true
+		}
+		if raw[i] != ',' {
+			return dst, false
+		}
+		i = skipWS(raw, i+1)
+	}
+}
+
+func skipWS(d []byte, i int) int {
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipStr returns the index just past the string literal starting at i, or
+// -1. jsonx.StringEnd looks at eight bytes at a time; most strings of an
+// entry are short, where a call of IndexByte per quote costs more.
+func skipStr(d []byte, i int) int {
+	return jsonx.StringEnd(d, i)
+}
+
+// skipVal returns the index just past the value starting at i, or -1.
+func skipVal(d []byte, i int) int {
+	if i >= len(d) {
+		return -1
+	}
+	switch d[i] {
+	case '"':
+		return skipStr(d, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(d); j++ {
+			switch d[j] {
+			case '"':
+				end := skipStr(d, j)
+				if end < 0 {
+					return -1
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for j < len(d) {
+		switch d[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			if j == i {
+				return -1
+			}
+			return j
+		}
+		j++
+	}
+	if j == i {
+		return -1
+	}
+	return j
+}
+
+// containerIndex records where each object and array of one JSON value
+// (a top-level member of an entry) ends, found in one pass, so that splitting
+// nested objects level by level does not scan the deeper ones again and
+// again: the checks below _meta go seven levels deep.
+type containerIndex struct {
+	base  []byte
+	n     int
+	start [indexSize]int32
+	end   [indexSize]int32
+}
+
+// indexSize bounds the containers indexed; later ones are scanned as usual.
+const indexSize = 256
+
+// build indexes the containers of base. It reports whether base holds a
+// number encoding/json cannot decode into a float64 (see hasHugeNumber),
+// which the same pass finds.
+func (x *containerIndex) build(base []byte) (huge bool) {
+	x.base, x.n = base, 0
+	if len(base) > math.MaxInt32 {
+		x.base = nil
+		return hasHugeNumber(base)
+	}
+	var stack [64]int32
+	depth := 0
+	for i := 0; i < len(base); i++ {
+		switch c := base[i]; {
+		case c == '"':
+			end := skipStr(base, i)
+			if end < 0 {
+				return huge
+			}
+			i = end - 1
+		case c == '{' || c == '[':
+			k := int32(-1)
+			if x.n < indexSize {
+				k = int32(x.n)
+				x.start[k], x.end[k] = int32(i), 0
+				x.n++
+			}
+			if depth < len(stack) {
+				stack[depth] = k
+			}
+			depth++
+		case c == '}' || c == ']':
+			depth--
+			if depth >= 0 && depth < len(stack) && stack[depth] >= 0 {
+				x.end[stack[depth]] = int32(i + 1)
+			}
+		case c == '-' || isDigit(c):
+			j := i + 1
+			for j < len(base) && isNumberByte(base[j]) {
+				j++
+			}
+			if numberOverflows(base[i:j]) {
+				huge = true
+			}
+			i = j - 1
+		}
+	}
+	return huge
+}
+
+// skip returns the index just past the value starting at raw[i], from the
+// index when raw lies within the indexed bytes and the value is an indexed
+// container, else by scanning; -1 when malformed. raw's position in the
+// indexed bytes comes from the capacities of the two slices (subslicing
+// keeps the end of the backing array) and is confirmed by identity.
+func (x *containerIndex) skip(raw []byte, i int) int {
+	if x == nil || x.n == 0 || i >= len(raw) || (raw[i] != '{' && raw[i] != '[') {
+		return skipVal(raw, i)
+	}
+	off := cap(x.base) - cap(raw)
+	if off < 0 || off >= len(x.base) || &x.base[off] != &raw[0] {
+		return skipVal(raw, i)
+	}
+	at := off + i
+	lo, hi := 0, x.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(x.start[m]) < at {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < x.n && int(x.start[lo]) == at && x.end[lo] > 0 {
+		if end := int(x.end[lo]) - off; end <= len(raw) {
+			return end
+		}
+	}
+	return skipVal(raw, i)
+}
+
+// isJSONString reports whether raw is a string literal, without decoding it.
+func isJSONString(raw []byte) bool { return jsonx.Kind(raw) == '"' }
+
+// plainString returns the contents of a string literal that has no escapes
+// and is valid UTF-8 (then they equal the decoded string) without
+// allocating; otherwise it decodes. ok is false when raw is not a string.
+func plainString(raw []byte) (s []byte, ok bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		inner := raw[1 : len(raw)-1]
+		if bytes.IndexByte(inner, '\\') < 0 && isPlainUTF8(inner) {
+			return inner, true
+		}
+	}
+	str, ok := jsonx.String(raw)
+	return []byte(str), ok
+}
+
+// isPlainUTF8 reports whether b is valid UTF-8, ASCII fast.
+func isPlainUTF8(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return utf8.Valid(b)
+		}
+	}
+	return true
+}
+
+// validator collects the diagnostics of one entry. It keeps the field path
+// of the value being checked as a stack of segments; the path string and the
+// label are built only when a diagnostic is, so a valid entry costs no
+// allocation for them. (A linked path passed down the recursive checks would
+// be moved to the heap by escape analysis.)
+type validator struct {
+	server *Server
+	obj    ObjectRef
+	prefix string
+	label  string
+	ds     Diagnostics
+	depth  int
+	path   [maxPathDepth]segment
+	// index holds the containers of the top-level member being checked.
+	index containerIndex
+}
+
+// maxPathDepth bounds the recorded path; the schema's fields nest at most 10
+// deep, and a deeper path (only a number beyond float64 can be reported
+// there) is cut short in messages.
+const maxPathDepth = 24
+
+// A segment is one step of a field path: a member named by the schema, a
+// member named by the input, or an element index.
+type segment struct {
+	name string
+	key  []byte
+	idx  int
+	// bracket writes the key as [key]: map keys (publishers, images, URLs,
+	// variable names) hold dots and slashes.
+	bracket bool
+}
+
+func (v *validator) push(s segment) {
+	if v.depth < len(v.path) {
+		v.path[v.depth] = s
+	}
+	v.depth++
+}
+
+func (v *validator) inName(name string) { v.push(segment{name: name}) }
+func (v *validator) in(key []byte)      { v.push(segment{key: key}) }
+func (v *validator) inKey(key []byte)   { v.push(segment{key: key, bracket: true}) }
+func (v *validator) inIndex(i int)      { v.push(segment{idx: i}) }
+func (v *validator) out()               { v.depth-- }
+
+// pathString renders the current path, relative to the entry.
+func (v *validator) pathString() string {
+	var b []byte
+	for i, s := range v.path[:min(v.depth, len(v.path))] {
+		switch {
+		case s.name == "" && s.key == nil:
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(s.idx), 10)
+			b = append(b, ']')
+		case s.bracket:
+			b = append(b, '[')
+			b = append(b, s.key...)
+			b = append(b, ']')
+		default:
+			if i > 0 {
+				b = append(b, '.')
+			}
+			b = append(b, s.name...)
+			b = append(b, s.key...)
+		}
+	}
+	if v.depth > len(v.path) {
+		b = append(b, "..."...)
+	}
+	return string(b)
+}
+
+func joinField(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+func (v *validator) labelText() string {
+	if v.label == "" {
+		v.label = fmt.Sprintf("server %q: ", v.server.Name())
+	}
+	return v.label
+}
+
+// fail adds an InvalidEntry error at the current path whose message is the
+// server's label, the path and what is wrong with it.
+func (v *validator) fail(format string, args ...any) {
+	rel := v.pathString()
+	v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, rel),
+		"%s%s %s", v.labelText(), rel, fmt.Sprintf(format, args...)))
+}
+
+// show renders a raw JSON value for a message, shortened.
+func show(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	if len(raw) <= 60 {
+		return string(raw)
+	}
+	cut := 57
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
+		cut--
+	}
+	return string(raw[:cut]) + "..."
+}
+
+// object splits an object value into buf or reports that raw is not one.
+func (v *validator) object(raw []byte, buf []rawMember) ([]rawMember, bool) {
+	ms, ok := membersOf(raw, buf, &v.index)
+	if !ok {
+		v.fail("must be an object, not %s", show(raw))
+	}
+	return ms, ok
+}
+
+// isObject checks that raw is an object without splitting it.
+func (v *validator) isObject(raw []byte) {
+	if jsonx.Kind(raw) != '{' {
+		v.fail("must be an object, not %s", show(raw))
+	}
+}
+
+// array splits an array value into buf or reports that raw is not one.
+func (v *validator) array(raw []byte, buf [][]byte) ([][]byte, bool) {
+	els, ok := elementsOf(raw, buf, &v.index)
+	if !ok {
+		v.fail("must be an array, not %s", show(raw))
+	}
+	return els, ok
+}
+
+// An elementCheck names the check each applies to every element: a switch
+// rather than a func value keeps the calls static.
+type elementCheck int
+
+const (
+	eachIcon elementCheck = iota
+	eachRemote
+	eachPackage
+	eachKeyValueInput
+	eachArgument
+	eachToolDefinition
+	eachEnvVar
+)
+
+// each checks every element of an array value.
+func (v *validator) each(raw []byte, check elementCheck) {
+	var buf elementBuf
+	els, _ := v.array(raw, buf[:0])
+	for i, el := range els {
+		v.inIndex(i)
+		switch check {
+		case eachIcon:
+			v.icon(el)
+		case eachRemote:
+			v.transport(el, true)
+		case eachPackage:
+			v.pkg(el)
+		case eachKeyValueInput:
+			v.keyValueInput(el)
+		case eachArgument:
+			v.argument(el)
+		case eachToolDefinition:
+			v.toolDefinition(el)
+		case eachEnvVar:
+			v.envVar(el)
+		}
+		v.out()
+	}
+}
+
+// required reports a missing required member of the current object.
+func (v *validator) required(present bool, name string) {
+	if !present {
+		v.inName(name)
+		v.fail("is required")
+		v.out()
+	}
+}
+
+// A stringRule is a pattern or format a string must satisfy.
+type stringRule struct {
+	match func([]byte) bool
+	// want completes "must ..." in messages.
+	want string
+}
+
+var (
+	ruleURI      = &stringRule{isURI[[]byte], `be a URI with a scheme and no "\" (format "uri")`}
+	ruleHostname = &stringRule{isHostname[[]byte], `be a hostname (format "hostname")`}
+	ruleDateTime = &stringRule{isDateTime[[]byte], `be an RFC 3339 date-time, a date or a time (format "date-time")`}
+	ruleUUID     = &stringRule{isUUID[[]byte], `be a lower-case UUID (format "uuid")`}
+	ruleSHA256   = &stringRule{matchSHA256[[]byte], "match " + patternSHA256}
+	ruleIconSize = &stringRule{matchIconSize[[]byte], "match " + patternIconSize}
+	ruleTool     = &stringRule{matchTool[[]byte], "match " + patternTool}
+	ruleTag      = &stringRule{matchTag[[]byte], "match " + patternTag}
+	ruleEnvVar   = &stringRule{matchEnvVar[[]byte], "match " + patternEnvVar}
+	ruleK8sName  = &stringRule{matchK8sName[[]byte], "match " + patternK8sName}
+	ruleMount    = &stringRule{matchMountPath[[]byte], "match " + patternMountPath + " (an absolute path)"}
+	ruleHost     = &stringRule{matchHost[[]byte], `be a hostname or a ".domain" pattern (` + patternDomain + `)`}
+	// ruleAny accepts any string; with it, str returns the decoded string.
+	ruleAny = &stringRule{func([]byte) bool { return true }, ""}
+)
+
+// str checks a string value, and rule when not nil. With a rule it returns
+// the string's contents (see plainString); without one it does not decode
+// the string and returns raw. ok is false when raw is not a string.
+func (v *validator) str(raw []byte, rule *stringRule) (s []byte, ok bool) {
+	if rule == nil {
+		if !isJSONString(raw) {
+			v.fail("must be a string, not %s", show(raw))
+			return nil, false
+		}
+		return raw, true
+	}
+	s, ok = plainString(raw)
+	if !ok {
+		v.fail("must be a string, not %s", show(raw))
+		return nil, false
+	}
+	if !rule.match(s) {
+		v.fail("is %s; it must %s", show(raw), rule.want)
+	}
+	return s, true
+}
+
+// enum checks a string value that must be one of allowed.
+func (v *validator) enum(raw []byte, allowed []string) {
+	if s, ok := plainString(raw); ok {
+		for _, a := range allowed {
+			if string(s) == a {
+				return
+			}
+		}
+	}
+	v.fail("is %s; it must be one of %s", show(raw), quoteList(allowed))
+}
+
+func quoteList(xs []string) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(x))
+	}
+	return b.String()
+}
+
+func (v *validator) boolean(raw []byte) {
+	if k := jsonx.Kind(raw); k != 't' && k != 'f' {
+		v.fail("must be a boolean, not %s", show(raw))
+	}
+}
+
+// stringList checks an array of strings, each satisfying rule when not nil
+// and, with unique, none repeated (uniqueItems compares decoded strings).
+func (v *validator) stringList(raw []byte, rule *stringRule, unique bool) {
+	var buf elementBuf
+	els, ok := v.array(raw, buf[:0])
+	if !ok {
+		return
+	}
+	if unique && rule == nil {
+		rule = ruleAny
+	}
+	var seenBuf elementBuf
+	seen := seenBuf[:0]
+	for i, el := range els {
+		v.inIndex(i)
+		s, ok := v.str(el, rule)
+		if ok && unique {
+			for j, t := range seen {
+				if bytes.Equal(s, t) {
+					v.fail("repeats %s (also at [%d]); the values must be unique", show(el), j)
+					break
+				}
+			}
+			seen = append(seen, s)
+		}
+		v.out()
+	}
+}
+
+// hugeNumbers reports each number in raw, at the current path, that ToolHive
+// cannot decode (see hasHugeNumber). It runs only when the fast scan found
+// one. Every member counts, repeated keys too: encoding/json decodes them all.
+func (v *validator) hugeNumbers(raw []byte) {
+	switch jsonx.Kind(raw) {
+	case '0':
+		if numberOverflows(raw) {
+			v.fail("is the number %s, beyond the range of a 64-bit float; ToolHive rejects a document holding it", show(raw))
+		}
+	case '{':
+		ms, _ := jsonx.Members(raw)
+		for _, m := range ms {
+			if !hasHugeNumber(m.Value) {
+				continue
+			}
+			if m.Key == "" || strings.ContainsAny(m.Key, ".[]/ ") {
+				v.inKey([]byte(m.Key))
+			} else {
+				v.in([]byte(m.Key))
+			}
+			v.hugeNumbers(m.Value)
+			v.out()
+		}
+	case '[':
+		els, _ := jsonx.Elements(raw)
+		for i, el := range els {
+			if hasHugeNumber(el) {
+				v.inIndex(i)
+				v.hugeNumbers(el)
+				v.out()
+			}
+		}
+	}
+}
