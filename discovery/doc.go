@@ -13,10 +13,10 @@
 //
 //  1. Collect exports. Method 1 (annotations.go) reads the annotations of
 //     MCPServers, MCPRemoteProxies and VirtualMCPServers; Method 2 (routes.go)
-//     follows annotated HTTPRoutes to the MCP resource that owns their backend
-//     Service (it arrives with the Gateway API work; until then it finds
-//     nothing). Each yields, per MCP resource, candidate URLs and where they
-//     came from.
+//     follows annotated HTTPRoutes to the MCP resource that controls their
+//     backend Service, and builds URLs from their parent Gateways with
+//     package urlbuild. Each yields, per MCP resource, candidate URLs and
+//     where they came from.
 //  2. Merge per resource: a direct registry-url wins and URLs derived from
 //     routes are dropped (ConflictingExport).
 //  3. Build entries: a resource whose image (MCPServer) or remote URL
@@ -46,4 +46,23 @@
 // entries. Discovered entries are remote entries, so a new entry's key is its
 // first remote URL; an enriched copy reuses the extension object its source
 // entry already has, or keys a new one by its first OCI package identifier.
+//
+// # HTTPRoutes (Method 2)
+//
+// An HTTPRoute whose registry-export annotation is exactly "true" exports,
+// for each rule, the MCP resource that controls (controller ownerReference,
+// UID matched when both sides have one) the Service its heaviest backendRef
+// names — across namespaces only where a ReferenceGrant (v1 or v1beta1)
+// allows it — at the URLs package urlbuild builds from the rule and the
+// listeners of the parent Gateways that accepted the route and admit it.
+// A resource needs no annotation to be exported this way (seed 001), but
+// registry-export "false" on it opts out, and its own registry-url wins over
+// the route's (ConflictingExport). Options.Namespaces and the label selector
+// choose resources, not routes: a route never exports a resource they leave
+// out, and its diagnostics are reported when its namespace is chosen and it
+// reaches a resource the selector matches (or none at all). See routeExports
+// for every rule and its diagnostic.
+//
+// AffectedBy maps a change of a Gateway, HTTPRoute, Service, ReferenceGrant,
+// Namespace or MCP resource to the resources whose entries may change.
 package discovery

@@ -64,7 +64,16 @@ type merged struct {
 // annotation and has no registry-url at all, that is diagnosed. The result is
 // sorted by resource.
 func mergeExports(exports []export) ([]*merged, model.Diagnostics) {
-	slices.SortStableFunc(exports, func(a, b export) int { return a.res.compare(b.res) })
+	// Not a stable sort: what a resource's exports say is merged below
+	// whatever their order, and a stable sort of tens of thousands of
+	// exports costs more than the rest of the merge. Resources are ordered by
+	// their place in the index, which is their compare order.
+	slices.SortFunc(exports, func(a, b export) int {
+		if a.res.order != b.res.order {
+			return cmp.Compare(a.res.order, b.res.order)
+		}
+		return a.res.compare(b.res)
+	})
 	var out []*merged
 	var ds model.Diagnostics
 	for i := 0; i < len(exports); {
@@ -77,6 +86,12 @@ func mergeExports(exports []export) ([]*merged, model.Diagnostics) {
 		res := group[0].res
 		var direct, routed []candidateURL
 		annotated, urlAnnotated := false, false
+		if len(group) == 1 && len(group[0].urls) > 0 && group[0].urls[0].source == sourceRoute {
+			// One route alone (the common case of Method 2): its URLs, all
+			// from routes, as they are.
+			routed = group[0].urls
+			group = nil
+		}
 		for _, e := range group {
 			annotated = annotated || e.annotated
 			urlAnnotated = urlAnnotated || e.urlAnnotated

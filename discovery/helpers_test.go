@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,8 @@ type caseOptions struct {
 	RequireDescription bool     `json:"requireDescription"`
 	RequireHTTPS       bool     `json:"requireHTTPS"`
 	SourceRegistry     string   `json:"sourceRegistry"`
+	// EndpointPaths is Options.EndpointPaths: remote type to backend path.
+	EndpointPaths map[string]string `json:"endpointPaths"`
 }
 
 // loadCase reads a golden case directory: its snapshot and options.
@@ -66,6 +69,7 @@ func loadCase(t *testing.T, dir string) (Snapshot, Options) {
 	opts.URLAloneExports = co.URLAloneExports
 	opts.RequireDescription = co.RequireDescription
 	opts.RequireHTTPS = co.RequireHTTPS
+	opts.EndpointPaths = co.EndpointPaths
 	if opts.Naming, err = ParseNamingScheme(co.Naming); err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +117,11 @@ func reversed(s Snapshot) Snapshot {
 		MCPRemoteProxies:  append([]*model.MCPRemoteProxy(nil), s.MCPRemoteProxies...),
 		VirtualMCPServers: append([]*model.VirtualMCPServer(nil), s.VirtualMCPServers...),
 		MCPGroups:         append([]*model.MCPGroup(nil), s.MCPGroups...),
+		Services:          slices.Clone(s.Services),
+		Namespaces:        slices.Clone(s.Namespaces),
+		Gateways:          slices.Clone(s.Gateways),
+		HTTPRoutes:        slices.Clone(s.HTTPRoutes),
+		ReferenceGrants:   slices.Clone(s.ReferenceGrants),
 	}
 	rev(len(out.MCPServers), func(i, j int) { out.MCPServers[i], out.MCPServers[j] = out.MCPServers[j], out.MCPServers[i] })
 	rev(len(out.MCPRemoteProxies), func(i, j int) {
@@ -122,5 +131,10 @@ func reversed(s Snapshot) Snapshot {
 		out.VirtualMCPServers[i], out.VirtualMCPServers[j] = out.VirtualMCPServers[j], out.VirtualMCPServers[i]
 	})
 	rev(len(out.MCPGroups), func(i, j int) { out.MCPGroups[i], out.MCPGroups[j] = out.MCPGroups[j], out.MCPGroups[i] })
+	slices.Reverse(out.Services)
+	slices.Reverse(out.Namespaces)
+	slices.Reverse(out.Gateways)
+	slices.Reverse(out.HTTPRoutes)
+	slices.Reverse(out.ReferenceGrants)
 	return out
 }

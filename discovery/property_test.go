@@ -49,29 +49,43 @@ func genMeta(t *rapid.T, ns string) metav1.ObjectMeta {
 	}
 }
 
-// genSnapshot draws a snapshot of MCP resources in propNamespaces.
+// genResource draws an MCP resource of kind 0 (MCPServer), 1
+// (MCPRemoteProxy) or 2 (VirtualMCPServer) in namespace ns.
+func genResource(t *rapid.T, kind int, ns string) any {
+	meta := genMeta(t, ns)
+	switch kind {
+	case 0:
+		s := &model.MCPServer{ObjectMeta: meta}
+		s.Spec.Image = rapid.SampledFrom([]string{"", "reg.io/" + ns + "/img:1", "reg.io/" + ns + "/img:2", "reg.io/" + ns + "/img", "other/" + ns}).Draw(t, "image")
+		s.Spec.Transport = rapid.SampledFrom([]string{"", "stdio", "sse", "streamable-http", "http"}).Draw(t, "transport")
+		s.Spec.ProxyMode = rapid.SampledFrom([]string{"", "sse", "streamable-http"}).Draw(t, "proxyMode")
+		return s
+	case 1:
+		p := &model.MCPRemoteProxy{ObjectMeta: meta}
+		p.Spec.RemoteURL = rapid.SampledFrom([]string{"", "https://remote-" + ns + ".example/mcp", "https://remote-" + ns + ".example/other"}).Draw(t, "remoteURL")
+		p.Spec.Transport = rapid.SampledFrom([]string{"", "sse", "streamable-http"}).Draw(t, "transport")
+		return p
+	}
+	return &model.VirtualMCPServer{ObjectMeta: meta}
+}
+
+// genSnapshot draws a snapshot of MCP resources in propNamespaces, and of
+// Gateway API objects around them (genGatewayAPI).
 func genSnapshot(t *rapid.T) Snapshot {
 	var snap Snapshot
 	n := rapid.IntRange(0, 14).Draw(t, "resources")
 	for i := 0; i < n; i++ {
 		ns := rapid.SampledFrom(propNamespaces).Draw(t, "namespace")
-		meta := genMeta(t, ns)
-		switch rapid.IntRange(0, 2).Draw(t, "kind") {
-		case 0:
-			s := &model.MCPServer{ObjectMeta: meta}
-			s.Spec.Image = rapid.SampledFrom([]string{"", "reg.io/" + ns + "/img:1", "reg.io/" + ns + "/img:2", "reg.io/" + ns + "/img", "other/" + ns}).Draw(t, "image")
-			s.Spec.Transport = rapid.SampledFrom([]string{"", "stdio", "sse", "streamable-http", "http"}).Draw(t, "transport")
-			s.Spec.ProxyMode = rapid.SampledFrom([]string{"", "sse", "streamable-http"}).Draw(t, "proxyMode")
-			snap.MCPServers = append(snap.MCPServers, s)
-		case 1:
-			p := &model.MCPRemoteProxy{ObjectMeta: meta}
-			p.Spec.RemoteURL = rapid.SampledFrom([]string{"", "https://remote-" + ns + ".example/mcp", "https://remote-" + ns + ".example/other"}).Draw(t, "remoteURL")
-			p.Spec.Transport = rapid.SampledFrom([]string{"", "sse", "streamable-http"}).Draw(t, "transport")
-			snap.MCPRemoteProxies = append(snap.MCPRemoteProxies, p)
-		default:
-			snap.VirtualMCPServers = append(snap.VirtualMCPServers, &model.VirtualMCPServer{ObjectMeta: meta})
+		switch r := genResource(t, rapid.IntRange(0, 2).Draw(t, "kind"), ns).(type) {
+		case *model.MCPServer:
+			snap.MCPServers = append(snap.MCPServers, r)
+		case *model.MCPRemoteProxy:
+			snap.MCPRemoteProxies = append(snap.MCPRemoteProxies, r)
+		case *model.VirtualMCPServer:
+			snap.VirtualMCPServers = append(snap.VirtualMCPServers, r)
 		}
 	}
+	genGatewayAPI(t, &snap)
 	return snap
 }
 
@@ -100,7 +114,11 @@ func genOptions(t *rapid.T) Options {
 		URLAloneExports:    rapid.Bool().Draw(t, "urlAlone"),
 		RequireDescription: rapid.Bool().Draw(t, "requireDescription"),
 		RequireHTTPS:       rapid.Bool().Draw(t, "requireHTTPS"),
-		LastUpdated:        time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
+		LabelSelector:      rapid.SampledFrom([]string{"", "", "team=red"}).Draw(t, "labelSelector"),
+		EndpointPaths: rapid.SampledFrom([]map[string]string{
+			nil, {model.TransportStreamableHTTP: "/mcp", model.TransportSSE: "/sse"},
+		}).Draw(t, "endpointPaths"),
+		LastUpdated: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC),
 	}
 }
 
@@ -110,6 +128,11 @@ func shuffled(t *rapid.T, s Snapshot) Snapshot {
 		MCPRemoteProxies:  rapid.Permutation(s.MCPRemoteProxies).Draw(t, "proxies"),
 		VirtualMCPServers: rapid.Permutation(s.VirtualMCPServers).Draw(t, "virtual"),
 		MCPGroups:         rapid.Permutation(s.MCPGroups).Draw(t, "groups"),
+		Services:          rapid.Permutation(s.Services).Draw(t, "services"),
+		Namespaces:        rapid.Permutation(s.Namespaces).Draw(t, "namespaces"),
+		Gateways:          rapid.Permutation(s.Gateways).Draw(t, "gateways"),
+		HTTPRoutes:        rapid.Permutation(s.HTTPRoutes).Draw(t, "routes"),
+		ReferenceGrants:   rapid.Permutation(s.ReferenceGrants).Draw(t, "grants"),
 	}
 }
 

@@ -32,6 +32,9 @@ type resource struct {
 	// but are never exported.
 	selected bool
 	obj      any
+	// order is the resource's position in resourceIndex.all, which is
+	// sorted by compare: a cheap stand-in for compare when sorting.
+	order int
 }
 
 // kindRank orders kinds in diagnostics-independent work: when two resources
@@ -127,6 +130,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	for _, r := range all {
 		first, dup := ix.byRef[r.ref]
 		if !dup {
+			r.order = len(ix.all)
 			ix.byRef[r.ref] = r
 			ix.all = append(ix.all, r)
 			continue

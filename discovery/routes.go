@@ -1,18 +1,558 @@
 package discovery
 
-import "github.com/mcpreg/mcpreg/model"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+	"github.com/mcpreg/mcpreg/urlbuild"
+)
 
 // routeExports is Method 2 of SPEC §6: annotated HTTPRoutes, followed per rule
 // and backendRef to a Service, through its controller ownerReference to the
 // MCP resource (ix.lookup, by kind, name and UID), and to their parent
-// Gateways for the URL. It returns one export per (route, resource) with
-// candidate URLs of source sourceRoute, via naming the HTTPRoute and field the
-// rule, and only for resources with selected set.
+// Gateways for the URL (package urlbuild). It returns one export per (route,
+// resource) with candidate URLs of source sourceRoute, via naming the
+// HTTPRoute and field the rule, and only for resources with selected set.
 //
-// It finds nothing yet: Method 2 arrives with the Gateway API issue, which
-// fills in this function (and the urlbuild package it uses) without changing
-// the stages around it.
+// Scope. Options.Namespaces and the label selector choose MCP resources, not
+// routes: a route in any namespace may give URLs to a selected resource (with
+// a ReferenceGrant across namespaces), and never to one that is not selected.
+// The diagnostics of a route name the route, so they are reported when the
+// route's namespace is one discovery looks at — which makes discovery
+// restricted to a namespace equal to the full result restricted to it (SPEC
+// §10) — and when the route concerns the label selector's resources: a route
+// whose backends reach MCP resources, none of which the selector matches, is
+// left alone, as those resources are. Which resource a rule's URLs go to does
+// not depend on either option.
+//
+// Per route: the parentRefs are resolved once (urlbuild.Index.Attach) and
+// their diagnostics reported once; per rule (urlbuild.DefaultRules):
+//
+//   - each backendRef (defaulted as urlbuild.DefaultBackendRef does) of
+//     weight > 0 — a weight
+//     of 0 takes no traffic (BackendRef.Weight) and is skipped — must be a
+//     core Service (else BackendNotFound), in the route's namespace or
+//     opened to the route by a ReferenceGrant in the Service's namespace
+//     (else RefNotPermitted, checked before existence so that a refused
+//     reference tells nothing about the other namespace), present (else
+//     BackendNotFound), controlled by an MCP resource (else NoOwner) that
+//     the snapshot holds with a matching UID (else OwnerNotFound);
+//   - the rule's URLs (urlbuild.Attachment.RuleURLs, with the endpoint path
+//     of the resource's remote type and that backendRef's own filters) go
+//     to the MCP resource of the backendRef given the most weight (ties: the
+//     first), or to none when that backendRef leads to none (see
+//     ruleBackends.chosen); reaching several resources is
+//     AmbiguousBackends, naming the others;
+//   - a URL over http is kept with an InsecureURL warning, or dropped with it
+//     under Options.RequireHTTPS;
+//   - a rule whose backendRefs all have weight 0 forwards nothing
+//     (BackendNotFound); a rule without backendRefs (a redirect, say) is left
+//     alone, unless no rule of the route has any (BackendNotFound).
+//
+// A registry-export annotation on a route other than "true" or "false" is
+// InvalidAnnotationValue, as on MCP resources, and the route is not
+// exported.
+//
+// A resource whose registry-export annotation is "false" has opted out: URLs
+// from routes are dropped with ConflictingExport. One without the annotation
+// is exported by the route alone (seed 001).
 func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
-	_, _, _ = snap, ix, cfg
-	return nil, nil
+	exported, invalid := selectRoutes(snap.HTTPRoutes)
+	if len(exported) == 0 && len(invalid) == 0 {
+		return nil, nil
+	}
+	w := &routeWalker{
+		cfg:      cfg,
+		ix:       ix,
+		services: indexServices(snap.Services),
+		grants:   indexGrants(snap.ReferenceGrants),
+	}
+	var ds model.Diagnostics
+	for _, r := range invalid {
+		if w.reported(r) {
+			ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, routeRef(r), annotationField(AnnotationExport),
+				"%s is %q; it must be exactly \"true\" to export the route (or \"false\"); the route is not exported",
+				AnnotationExport, abbreviate(r.Annotations[AnnotationExport])))
+		}
+	}
+	if len(exported) == 0 {
+		return nil, ds
+	}
+	w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces)
+	out := make([]export, 0, len(exported))
+	for _, r := range exported {
+		var d model.Diagnostics
+		out, d = w.walk(r, out)
+		ds = append(ds, d...)
+	}
+	return out, ds
+}
+
+// selectRoutes returns the HTTPRoutes whose registry-export annotation is
+// "true" and those where it has another value than "false", one copy of
+// each route (see newer). The order is that of the snapshot: nothing
+// downstream depends on it (exports are merged per resource in a fixed
+// order, diagnostics sorted).
+func selectRoutes(list []*gwv1.HTTPRoute) (exported, invalid []*gwv1.HTTPRoute) {
+	var kept []*gwv1.HTTPRoute
+	var at map[objectKey]int
+	for _, r := range list {
+		if r == nil {
+			continue
+		}
+		if _, ok := r.Annotations[AnnotationExport]; !ok {
+			continue
+		}
+		if at == nil {
+			at = make(map[objectKey]int, len(list))
+			kept = make([]*gwv1.HTTPRoute, 0, len(list))
+		}
+		k := objectKey{r.Namespace, r.Name}
+		if i, dup := at[k]; dup {
+			if old := kept[i]; newer(r, &r.ObjectMeta, old, &old.ObjectMeta) {
+				kept[i] = r
+			}
+			continue
+		}
+		at[k] = len(kept)
+		kept = append(kept, r)
+	}
+	exported = kept[:0]
+	for _, r := range kept {
+		switch r.Annotations[AnnotationExport] {
+		case "true":
+			exported = append(exported, r)
+		case "false":
+		default:
+			invalid = append(invalid, r)
+		}
+	}
+	return exported, invalid
+}
+
+// routeRef names an HTTPRoute in diagnostics and provenance.
+func routeRef(r *gwv1.HTTPRoute) model.ObjectRef {
+	return model.ObjectRef{Kind: urlbuild.KindHTTPRoute, Namespace: r.Namespace, Name: r.Name}
+}
+
+// ruleFields are the field paths of the first rules, so that the candidate
+// URLs of most routes share their field strings.
+var ruleFields = func() [16]string {
+	var f [16]string
+	for i := range f {
+		f[i] = "spec.rules[" + strconv.Itoa(i) + "]"
+	}
+	return f
+}()
+
+// ruleField is the field path of rule i.
+func ruleField(i int) string {
+	if i >= 0 && i < len(ruleFields) {
+		return ruleFields[i]
+	}
+	return "spec.rules[" + strconv.Itoa(i) + "]"
+}
+
+// routeWalker holds what Method 2 indexes once per Discover call, and
+// scratch space reused from route to route.
+type routeWalker struct {
+	cfg      *config
+	ix       *resourceIndex
+	services map[objectKey]*corev1.Service
+	grants   grantIndex
+	gateways *urlbuild.Index
+
+	targets []target
+	reached []*resource
+	rules   []ruleBackends
+}
+
+// target is one weighted backendRef of a rule and the MCP resource it
+// reaches, nil when it reaches none (diagnosed).
+type target struct {
+	backend int
+	weight  int32
+	res     *resource
+}
+
+// ruleBackends is what the backendRefs of one rule lead to.
+type ruleBackends struct {
+	// targets are the backendRefs of weight > 0, in order.
+	targets []target
+	// reached are the distinct MCP resources the targets reach, in order.
+	reached []*resource
+	// ds are the diagnostics of backendRefs that lead to no MCP resource.
+	ds model.Diagnostics
+}
+
+// chosen is the backendRef whose backend the rule's URLs are for: the one
+// given the most weight, the first on ties; nil when no backendRef takes
+// traffic. Weights are compared per backendRef, not summed per resource, and
+// a backendRef that reaches no MCP resource keeps its share: the Gateway
+// sends it its traffic (and answers it with errors when the reference is
+// refused or the Service missing). So a backendRef that stops resolving (a
+// ReferenceGrant removed, a Service deleted) never moves the URLs to another
+// resource; it takes them away.
+func (b *ruleBackends) chosen() *target {
+	var best *target
+	for i := range b.targets {
+		if t := &b.targets[i]; best == nil || t.weight > best.weight {
+			best = t
+		}
+	}
+	return best
+}
+
+// labelled reports whether the label selector matches r, whatever its
+// namespace.
+func (w *routeWalker) labelled(r *resource) bool {
+	return w.cfg.selector.Empty() || w.cfg.selector.Matches(labels.Set(r.meta.Labels))
+}
+
+// concerns reports whether a rule's diagnostics belong to this discovery as
+// far as the label selector goes: a rule that reaches MCP resources
+// concerns it when the selector matches one of them; one that reaches none
+// always does.
+func (w *routeWalker) concerns(reached []*resource) bool {
+	if len(reached) == 0 {
+		return true
+	}
+	for _, r := range reached {
+		if w.labelled(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// routeConcerns is concerns for a whole route: the resources of all its
+// rules together.
+func (w *routeWalker) routeConcerns(rules []ruleBackends) bool {
+	reached := false
+	for i := range rules {
+		for _, r := range rules[i].reached {
+			if w.labelled(r) {
+				return true
+			}
+			reached = true
+		}
+	}
+	return !reached
+}
+
+// reported reports whether the diagnostics of route r are reported: its
+// namespace is in scope and it concerns the label selector (see
+// routeExports).
+func (w *routeWalker) reported(r *gwv1.HTTPRoute) bool {
+	if !w.cfg.inNamespace(r.Namespace) {
+		return false
+	}
+	return w.routeConcerns(w.resolve(r, routeRef(r)))
+}
+
+// resolve follows the backendRefs of every rule of route (urlbuild.DefaultRules).
+// The result lives in the walker's scratch space until the next call.
+func (w *routeWalker) resolve(route *gwv1.HTTPRoute, ref model.ObjectRef) []ruleBackends {
+	rules := urlbuild.DefaultRules(route)
+	w.targets, w.reached, w.rules = w.targets[:0], w.reached[:0], w.rules[:0]
+	for i := range rules {
+		w.rules = append(w.rules, w.backends(route, ref, i, &rules[i]))
+	}
+	return w.rules
+}
+
+// backendOf returns a backendRef with the defaults of
+// urlbuild.DefaultBackendRef (group "", kind Service, the route's
+// namespace, weight 1), without allocating: this runs for every backendRef
+// of every exported route.
+func backendOf(ref *gwv1.BackendRef, routeNS string) (group, kind, namespace, name string, weight int32) {
+	group, kind, namespace, name, weight = "", urlbuild.KindService, routeNS, string(ref.Name), 1
+	if ref.Group != nil {
+		group = string(*ref.Group)
+	}
+	if ref.Kind != nil {
+		kind = string(*ref.Kind)
+	}
+	if ref.Namespace != nil && *ref.Namespace != "" {
+		namespace = string(*ref.Namespace)
+	}
+	if ref.Weight != nil {
+		weight = *ref.Weight
+	}
+	return group, kind, namespace, name, weight
+}
+
+// backends follows the backendRefs of rule i to the MCP resources they
+// reach (see routeExports for the checks and their diagnostics). Its slices
+// are carved from the walker's scratch space.
+func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int, rule *gwv1.HTTPRouteRule) ruleBackends {
+	var out ruleBackends
+	t0, r0 := len(w.targets), len(w.reached)
+	weighted := 0
+	for j := range rule.BackendRefs {
+		group, kind, ns, name, weight := backendOf(&rule.BackendRefs[j].BackendRef, route.Namespace)
+		if weight <= 0 {
+			// BackendRef.Weight: 0 means no traffic; the CRD refuses
+			// negative weights, which take none either.
+			continue
+		}
+		weighted++
+		w.targets = append(w.targets, target{backend: j, weight: weight})
+		field := func() string { return ruleField(i) + ".backendRefs[" + strconv.Itoa(j) + "]" }
+		if group != "" || kind != urlbuild.KindService {
+			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(),
+				"backendRef %s/%s is of kind %q in group %q, not a core Service: it leads to no MCP resource", ns, name, kind, group))
+			continue
+		}
+		if !w.grants.permits(route.Namespace, ns, name) {
+			out.ds = append(out.ds, model.Warningf(model.ReasonRefNotPermitted, ref, field(),
+				"backendRef to Service %s/%s crosses namespaces, and no ReferenceGrant in namespace %q allows HTTPRoutes from namespace %q to reference it",
+				ns, name, ns, route.Namespace))
+			continue
+		}
+		svc := w.services[objectKey{ns, name}]
+		if svc == nil {
+			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(), "Service %s/%s not found", ns, name))
+			continue
+		}
+		owner, why, ok := controllerOwner(svc)
+		if !ok {
+			out.ds = append(out.ds, model.Warningf(model.ReasonNoOwner, ref, field(),
+				"Service %s/%s is not controlled by an MCP resource: %s (an MCPServer, MCPRemoteProxy or VirtualMCPServer of group %s must be its controller)",
+				ns, name, why, model.ToolHiveGroup))
+			continue
+		}
+		res := w.ix.lookup(owner.kind, ns, owner.name, owner.uid)
+		if res == nil {
+			msg := fmt.Sprintf("Service %s/%s is controlled by %s %s/%s, which is not in the snapshot", ns, name, owner.kind, ns, owner.name)
+			if other := w.ix.lookup(owner.kind, ns, owner.name, ""); other != nil {
+				msg = fmt.Sprintf("Service %s/%s is controlled by %s %s/%s with UID %q, but that object has UID %q: the Service belongs to an earlier object of that name",
+					ns, name, owner.kind, ns, owner.name, owner.uid, other.uid)
+			}
+			out.ds = append(out.ds, model.Warningf(model.ReasonOwnerNotFound, ref, field(), "%s", msg))
+			continue
+		}
+		w.targets[len(w.targets)-1].res = res
+		if !slices.Contains(w.reached[r0:], res) {
+			w.reached = append(w.reached, res)
+		}
+	}
+	if weighted == 0 && len(rule.BackendRefs) > 0 {
+		out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, ruleField(i)+".backendRefs",
+			"every backendRef has weight 0: the rule forwards no traffic"))
+	}
+	out.targets = w.targets[t0:len(w.targets):len(w.targets)]
+	out.reached = w.reached[r0:len(w.reached):len(w.reached)]
+	return out
+}
+
+// describeTargets lists the backendRefs that reach resources, with their
+// weights, for messages; skip is left out.
+func describeTargets(ts []target, skip *resource) string {
+	var parts []string
+	for _, t := range ts {
+		if t.res != nil && t.res != skip {
+			parts = append(parts, fmt.Sprintf("%s (backendRefs[%d], weight %d)", t.res.ref, t.backend, t.weight))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkRouteURL is CheckURL for a URL urlbuild built, with a fast path for
+// the common case that skips url.Parse: lower-case http or https, an
+// authority checkHost accepts in lower case (urlbuild's hosts and ports
+// always are), and after it only printable URL characters without percent
+// escapes or a fragment. Anything else (an odd endpoint path, say) takes the
+// full check. Both give the same answer (TestCheckRouteURL).
+func checkRouteURL(u string) (string, bool, error) {
+	rest, insecure := "", false
+	switch {
+	case strings.HasPrefix(u, "https://"):
+		rest = u[len("https://"):]
+	case strings.HasPrefix(u, "http://"):
+		rest, insecure = u[len("http://"):], true
+	default:
+		return CheckURL(u)
+	}
+	plain := len(u) <= MaxURLLength
+	authority := len(rest)
+	for i := 0; plain && i < len(rest); i++ {
+		c := rest[i]
+		plain = urlByte(c) && c != '%' && c != '#' && (i >= authority || c < 'A' || c > 'Z')
+		if authority == len(rest) && (c == '/' || c == '?') {
+			authority = i
+		}
+	}
+	if !plain || !plainAuthority(rest[:authority]) {
+		return CheckURL(u)
+	}
+	return u, insecure, nil
+}
+
+// plainAuthority reports whether a is host[:port] with a host name (not an
+// address: some label has a letter, "-" or "_") that validHostname accepts
+// and a port from 1 to 65535: what checkHost accepts, in the common case,
+// without allocating.
+func plainAuthority(a string) bool {
+	host, port, hasPort := strings.Cut(a, ":")
+	if !validHostname(host) || strings.Trim(host, "0123456789.") == "" {
+		return false
+	}
+	if !hasPort {
+		return true
+	}
+	if port == "" || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
+}
+
+// walk is Method 2 for one exported route: it appends the route's exports
+// to out and returns its diagnostics.
+func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model.Diagnostics) {
+	ref := routeRef(route)
+	rbs := w.resolve(route, ref)
+	hasBackends := false
+	for _, r := range urlbuild.DefaultRules(route) {
+		hasBackends = hasBackends || len(r.BackendRefs) > 0
+	}
+	report := w.cfg.inNamespace(route.Namespace) && w.routeConcerns(rbs)
+
+	var ds model.Diagnostics
+	if report && !hasBackends {
+		ds = append(ds, model.Warningf(model.ReasonBackendNotFound, ref, "spec.rules",
+			"no rule of the route has backendRefs: it forwards to no Service"))
+	}
+	var att *urlbuild.Attachment
+	attach := func() *urlbuild.Attachment {
+		if att == nil {
+			att = w.gateways.Attach(route)
+			if report {
+				ds = append(ds, att.Diagnostics...)
+			}
+		}
+		return att
+	}
+	if report {
+		// The parentRefs' diagnostics are worth reporting even when no rule
+		// reaches an MCP resource: both need fixing.
+		attach()
+	}
+
+	start := len(out) // this route's exports: out[start:]
+	// optedOut collects, per resource that opted out, the URLs it is not given.
+	var optedOut []export
+	for i := range rbs {
+		b := &rbs[i]
+		ruleReport := report && w.concerns(b.reached)
+		if ruleReport {
+			ds = append(ds, b.ds...)
+		}
+		c := b.chosen()
+		if c == nil {
+			continue
+		}
+		if c.res == nil {
+			// The heaviest backendRef leads nowhere (its own diagnostic says
+			// why): the URLs would mostly not reach any MCP resource.
+			if ruleReport && len(b.reached) > 0 {
+				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
+					"backendRefs[%d] (weight %d), which leads to no MCP resource, takes the most traffic of the rule; its URLs go to no MCP resource, not to %s",
+					c.backend, c.weight, describeTargets(b.targets, nil)))
+			}
+			continue
+		}
+		if !ruleReport && !c.res.selected {
+			continue
+		}
+		if ruleReport && len(b.reached) > 1 {
+			ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
+				"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
+				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
+		}
+		urls, rds := attach().RuleURLs(i, urlbuild.RuleOptions{
+			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
+			Backend:      c.backend,
+		})
+		if ruleReport {
+			ds = append(ds, rds...)
+		}
+		exporting := c.res.selected && c.res.meta.Annotations[AnnotationExport] != "false"
+		var e *export
+		for _, u := range urls {
+			n, insecure, err := checkRouteURL(u.URL)
+			switch {
+			case err != nil:
+				if ruleReport {
+					ds = append(ds, model.Warningf(model.ReasonInvalidURL, ref, ruleField(i), "%v (through %s of Gateway %s); URL not exported",
+						err, u.Origin.Listener, u.Origin.Gateway))
+				}
+				continue
+			case insecure && w.cfg.opts.RequireHTTPS:
+				if ruleReport {
+					ds = append(ds, model.Warningf(model.ReasonInsecureURL, ref, ruleField(i),
+						"URL %q (listener %s of Gateway %s) uses http but https is required; URL not exported", n, u.Origin.Listener, u.Origin.Gateway))
+				}
+				continue
+			case insecure && ruleReport:
+				ds = append(ds, model.Warningf(model.ReasonInsecureURL, ref, ruleField(i),
+					"URL %q (listener %s of Gateway %s) uses plain http: clients will talk to the server unencrypted", n, u.Origin.Listener, u.Origin.Gateway))
+			}
+			if !c.res.selected {
+				continue
+			}
+			cand := candidateURL{url: n, source: sourceRoute, via: ref, field: ruleField(i)}
+			if !exporting {
+				optedOut = addExport(optedOut, c.res, cand)
+				continue
+			}
+			if e == nil {
+				e = exportFor(&out, start, c.res)
+			}
+			e.urls = append(e.urls, cand)
+		}
+	}
+	for _, e := range optedOut {
+		// One diagnostic per (route, resource).
+		urls := make([]string, 0, len(e.urls))
+		for _, cu := range e.urls {
+			urls = append(urls, strconv.Quote(cu.url))
+		}
+		slices.Sort(urls)
+		urls = slices.Compact(urls)
+		ds = append(ds, model.Warningf(model.ReasonConflictingExport, e.res.ref, annotationField(AnnotationExport),
+			"%s is \"false\": the resource opted out, so the URLs built for it from %s are not exported: %s",
+			AnnotationExport, ref, strings.Join(urls, ", ")))
+	}
+	return out, ds
+}
+
+// exportFor returns the export of res among (*out)[start:], the exports of
+// the route being walked, adding it when there is none: one export per
+// (route, resource).
+func exportFor(out *[]export, start int, res *resource) *export {
+	for k := start; k < len(*out); k++ {
+		if (*out)[k].res == res {
+			return &(*out)[k]
+		}
+	}
+	*out = append(*out, export{res: res})
+	return &(*out)[len(*out)-1]
+}
+
+// addExport adds a URL for res to exports, one export per resource.
+func addExport(exports []export, res *resource, url candidateURL) []export {
+	if k := slices.IndexFunc(exports, func(e export) bool { return e.res == res }); k >= 0 {
+		exports[k].urls = append(exports[k].urls, url)
+		return exports
+	}
+	return append(exports, export{res: res, urls: []candidateURL{url}})
 }

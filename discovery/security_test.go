@@ -18,10 +18,15 @@ var namedAnnotations = map[string]bool{
 	AnnotationTitle: true, AnnotationVersion: true, AnnotationName: true,
 }
 
-// withExtra returns a copy of snap where every MCP resource has more
-// annotations and labels, drawn by add.
+// withExtra returns a copy of snap where every MCP resource and HTTPRoute
+// has more annotations and labels, drawn by add.
 func withExtra(snap Snapshot, add func(m *metav1.ObjectMeta)) Snapshot {
-	var out Snapshot
+	out := Snapshot{Services: snap.Services, Namespaces: snap.Namespaces, Gateways: snap.Gateways, ReferenceGrants: snap.ReferenceGrants}
+	for _, r := range snap.HTTPRoutes {
+		c := r.DeepCopy()
+		add(&c.ObjectMeta)
+		out.HTTPRoutes = append(out.HTTPRoutes, c)
+	}
 	for _, s := range snap.MCPServers {
 		c := *s
 		c.ObjectMeta = *s.ObjectMeta.DeepCopy()

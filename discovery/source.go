@@ -55,6 +55,9 @@ func appendOnce(list []*model.Server, s *model.Server) []*model.Server {
 // match returns the source entry r enriches and how it matched ("image",
 // "repository", "remote URL"), or nil.
 func (ix *sourceIndex) match(r *resource) (*model.Server, string) {
+	if len(ix.repo) == 0 && len(ix.remote) == 0 {
+		return nil, "" // no source registry: nothing to parse an image for
+	}
 	switch r.ref.Kind {
 	case model.KindMCPServer:
 		ref, ok := ParseImage(r.image)

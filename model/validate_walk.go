@@ -144,11 +144,17 @@ func skipWS(d []byte, i int) int {
 	return i
 }
 
-// skipStr returns the index just past the string literal starting at i, or
-// -1. jsonx.StringEnd looks at eight bytes at a time; most strings of an
-// entry are short, where a call of IndexByte per quote costs more.
+// skipStr returns the index just past the string literal starting at i, or -1.
 func skipStr(d []byte, i int) int {
-	return jsonx.StringEnd(d, i)
+	for j := i + 1; j < len(d); j++ {
+		switch d[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
 }
 
 // skipVal returns the index just past the value starting at i, or -1.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,7 @@ func discoverCaseFlags(t *testing.T, dir string) []string {
 		RequireDescription bool
 		RequireHTTPS       bool
 		SourceRegistry     string
+		EndpointPaths      map[string]string
 	}
 	if err := json.Unmarshal(data, &o); err != nil {
 		t.Fatal(err)
@@ -68,6 +70,14 @@ func discoverCaseFlags(t *testing.T, dir string) []string {
 	}
 	if o.SourceRegistry != "" {
 		flags = append(flags, "--source-registry", filepath.Join(dir, o.SourceRegistry))
+	}
+	types := make([]string, 0, len(o.EndpointPaths))
+	for typ := range o.EndpointPaths {
+		types = append(types, typ)
+	}
+	slices.Sort(types)
+	for _, typ := range types {
+		flags = append(flags, "--endpoint-path", typ+"="+o.EndpointPaths[typ])
 	}
 	return flags
 }
@@ -121,6 +131,8 @@ func TestDiscoverExampleCluster(t *testing.T) {
 		{"dev.stacklok.toolhive/mcp-servers.internal-analytics", "Internal analytics MCP server for business metrics", "sse", "https://mcp.company.com/analytics"},
 		{"dev.stacklok.toolhive/mcp-servers.vendor-crm", "The vendor's hosted CRM MCP server, behind the company's auth proxy", "streamable-http", "https://mcp.company.com/crm"},
 		{"com.company/engineering-tools", "All tools of the engineering team's MCP servers behind one endpoint", "streamable-http", "https://mcp.company.com/engineering"},
+		// Only seed 002's HTTPRoute exports this one (040-gateway.yaml).
+		{"dev.stacklok.toolhive/mcp-servers.github-mcp", "GitHub MCP server for repository operations", "sse", "https://mcp.company.com/github"},
 	} {
 		s := byName[want.name]
 		if s == nil {
@@ -135,8 +147,85 @@ func TestDiscoverExampleCluster(t *testing.T) {
 			t.Errorf("entry %s: description %q, remotes %v", want.name, s.Description(), s.Remotes())
 		}
 	}
-	if strings.Contains(stderr, "error ") {
-		t.Errorf("errors on the example cluster:\n%s", stderr)
+	if strings.Contains(stderr, "error ") || strings.Contains(stderr, "warning ") {
+		t.Errorf("errors or warnings on the example cluster:\n%s", stderr)
+	}
+}
+
+// TestDiscoverRoutes: Method 2 through the CLI. Seed 001's HTTPRoute example
+// gives the seed's URL; --endpoint-path turns the example cluster's route
+// URLs into the paths that reach the proxy's endpoints; namespaced Gateway API
+// objects without a namespace are in "default", like the rest.
+func TestDiscoverRoutes(t *testing.T) {
+	seed001 := filepath.Join("..", "..", "testdata", "discovery", "seed-001-route", "input.yaml")
+	code, stdout, stderr := runCLI(t, "", "discover", "-f", seed001, "--now", discoverNow)
+	if code != exitOK || !strings.Contains(stdout, `"url": "https://mcp.example.com/servers/my-mcp-server"`) {
+		t.Errorf("seed 001 route: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+
+	code, stdout, stderr = runCLI(t, "", "discover", "--now", discoverNow,
+		"--endpoint-path", "sse=/sse", "--endpoint-path", "streamable-http=/mcp")
+	if code != exitOK || !strings.Contains(stdout, `"url": "https://mcp.company.com/github/sse"`) {
+		t.Errorf("example with endpoint paths: exit %d\n%s", code, stdout)
+	}
+	// The annotation of my-mcp-server keeps its URL over the route's /mcp one.
+	if !strings.Contains(stdout, `"url": "https://mcp.example.com/servers/my-mcp-server"`) ||
+		!strings.Contains(stderr, "warning ConflictingExport MCPServer/production/my-mcp-server") ||
+		strings.Contains(stdout, "my-mcp-server/mcp") {
+		t.Errorf("example with endpoint paths: the annotation must win:\n%s\n%s", stdout, stderr)
+	}
+
+	const manifest = `apiVersion: toolhive.stacklok.dev/v1alpha1
+kind: MCPServer
+metadata: {name: s}
+spec: {transport: sse}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: mcp-s-proxy
+  ownerReferences: [{apiVersion: toolhive.stacklok.dev/v1alpha1, kind: MCPServer, name: s, controller: true}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: r, annotations: {toolhive.stacklok.dev/registry-export: "true"}}
+spec:
+  parentRefs: [{name: gw}]
+  rules: [{backendRefs: [{name: mcp-s-proxy, port: 8080}]}]
+status:
+  parents: [{parentRef: {name: gw}, controllerName: c, conditions: [{type: Accepted, status: "True", reason: Accepted, lastTransitionTime: "2025-01-01T00:00:00Z"}]}]
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: gw}
+spec:
+  gatewayClassName: example
+  listeners: [{name: web, protocol: HTTP, port: 8080}]
+status:
+  addresses: [{type: IPAddress, value: "2001:db8::1"}]
+`
+	code, stdout, stderr = runCLI(t, manifest, "discover", "-f", "-", "--endpoint-path", "sse=/sse", "--diagnostics", "json")
+	if code != exitOK || !strings.Contains(stdout, `"url": "http://[2001:db8::1]:8080/sse"`) ||
+		!strings.Contains(stdout, `"name": "dev.stacklok.toolhive/default.s"`) {
+		t.Errorf("route in the default namespace: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	var reasons []string
+	for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		var d struct {
+			Severity string
+			Reason   string
+			Object   model.ObjectRef
+		}
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatalf("stderr line %q: %v", line, err)
+		}
+		reasons = append(reasons, d.Severity+" "+d.Reason+" "+d.Object.String())
+	}
+	want := []string{"warning InsecureURL HTTPRoute/default/r", "info MissingDescription MCPServer/default/s"}
+	slices.Sort(want)
+	slices.Sort(reasons)
+	if d := cmp.Diff(want, reasons); d != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", d)
 	}
 }
 

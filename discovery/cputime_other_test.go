@@ -1,0 +1,8 @@
+//go:build !unix
+
+package discovery
+
+import "time"
+
+// processCPU is not measured on this platform; benchmarks then report 0.
+func processCPU() time.Duration { return 0 }

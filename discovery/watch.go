@@ -1,0 +1,705 @@
+package discovery
+
+import (
+	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+	gwv1beta1 "sigs.k8s.io/gateway-api/apis/v1beta1"
+
+	"github.com/mcpreg/mcpreg/model"
+	"github.com/mcpreg/mcpreg/urlbuild"
+)
+
+// AffectedBy is the watch mapping of SPEC §6: the MCP resources whose
+// registry entries may differ when one object changes from old to new, for a
+// controller to map a watch event to the work it causes. old is the object
+// before the change (nil on creation), new after it (nil on deletion); both
+// are pointers of one of the types Discover reads:
+//
+//   - *gwv1.Gateway: the resources reached by the exported HTTPRoutes whose
+//     parentRefs name it;
+//   - *gwv1.HTTPRoute: the resources reached by the route, before and after;
+//   - *corev1.Service: its MCP owners by ownerReference, before and after;
+//   - *gwv1.ReferenceGrant or *gwv1beta1.ReferenceGrant: the resources
+//     reached by exported routes of the namespaces in its spec.from through
+//     Services in its namespace;
+//   - *corev1.Namespace: when its labels change, the resources reached by
+//     the exported routes in it that attach to a Gateway with a Selector
+//     listener (allowedRoutes is the one place discovery reads Namespace
+//     labels; Options.Namespaces is by name);
+//   - *model.MCPServer, *model.MCPRemoteProxy, *model.VirtualMCPServer: the
+//     resource itself;
+//   - anything else (an *model.MCPGroup, a ConfigMap): nothing, as nothing
+//     else changes an entry.
+//
+// The resources a route reaches are, for each rule, the controllers of the
+// Service its heaviest backendRef names: a rule's URLs go to that
+// backendRef's resource or to none (see routeExports), whatever the other
+// backendRefs, the ReferenceGrants and the owners' UIDs say. Entries also
+// depend on each other (SPEC §6 Entries): resources that enrich one
+// source-registry entry share it; a remote URL used by two entries stays on
+// one; two entries that would share a name get distinct ones. So the result
+// is closed under those couplings: a resource is added when it could share a
+// name with an affected one (the same candidate name, or the name a
+// DuplicateName rename "-2", "-mcpremoteproxy" would come from), a
+// source-registry entry, or a URL (the same host and first path segment, or
+// the root path, drawn from registry-url annotations, route hostnames,
+// parent Gateways' listener hostnames and addresses, match paths and the
+// source entries' remotes). The mapping over-approximates, as a watch
+// mapping may; it never leaves out a resource whose entry changes.
+//
+// snap is the cluster as the caller sees it, before or after the change: the
+// function looks at the snapshot with both old and new in it, and treats any
+// other copy of the changed object it holds (same kind, namespace and name)
+// as a state of it too, so either view is right. opts are the options of the
+// Discover call the result is for: resources Options.Namespaces or the label
+// selector leave out in both states have no entry and are not returned (nor
+// is anything when the label selector does not parse). The result is sorted
+// (kind, namespace, name), each resource once. The work is linear in the
+// size of the snapshot.
+func AffectedBy(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
+	cfg, _ := compile(opts)
+	if cfg == nil {
+		return nil
+	}
+	old, new = present(old), present(new)
+	if old == nil && new == nil {
+		return nil
+	}
+	w := newWatchIndex(withObjects(snap, old, new), cfg)
+	states := w.states(old, new)
+	if unchangedNamespace(states) {
+		return nil
+	}
+	seeds := map[model.ObjectRef]bool{}
+	add := func(refs []model.ObjectRef) {
+		for _, r := range refs {
+			seeds[r] = true
+		}
+	}
+	for _, obj := range states {
+		switch o := obj.(type) {
+		case *gwv1.Gateway:
+			for _, r := range w.routesByGateway[objectKey{o.Namespace, o.Name}] {
+				add(w.routeOwners(r, nil))
+			}
+		case *gwv1.HTTPRoute:
+			if o.Annotations[AnnotationExport] == "true" {
+				add(w.routeOwners(o, nil))
+			}
+		case *corev1.Service:
+			for _, or := range o.OwnerReferences {
+				if apiGroup(or.APIVersion) == model.ToolHiveGroup && isMCPKind(or.Kind) {
+					seeds[model.ObjectRef{Kind: or.Kind, Namespace: o.Namespace, Name: or.Name}] = true
+				}
+			}
+		case *gwv1.ReferenceGrant:
+			add(w.grantOwners(o))
+		case *gwv1beta1.ReferenceGrant:
+			add(w.grantOwners((*gwv1.ReferenceGrant)(o)))
+		case *corev1.Namespace:
+			for _, r := range w.routesByNamespace[o.Name] {
+				if w.attachesToSelector(r) {
+					add(w.routeOwners(r, nil))
+				}
+			}
+		case *model.MCPServer:
+			seeds[model.Ref(model.KindMCPServer, &o.ObjectMeta)] = true
+		case *model.MCPRemoteProxy:
+			seeds[model.Ref(model.KindMCPRemoteProxy, &o.ObjectMeta)] = true
+		case *model.VirtualMCPServer:
+			seeds[model.Ref(model.KindVirtualMCPServer, &o.ObjectMeta)] = true
+		}
+	}
+	return w.close(seeds)
+}
+
+// unchangedNamespace reports whether states are Namespaces that all carry
+// the same labels (an update of an annotation, say): nothing discovery reads
+// changed.
+func unchangedNamespace(states []any) bool {
+	if len(states) < 2 {
+		return false
+	}
+	first, ok := states[0].(*corev1.Namespace)
+	if !ok {
+		return false
+	}
+	for _, s := range states[1:] {
+		n, ok := s.(*corev1.Namespace)
+		if !ok || !labels.Equals(first.Labels, n.Labels) {
+			return false
+		}
+	}
+	return true
+}
+
+// present turns typed nil pointers (a deleted object's absent state as some
+// callers pass it) into nil.
+func present(obj any) any {
+	switch o := obj.(type) {
+	case nil:
+		return nil
+	case *gwv1.Gateway:
+		if o == nil {
+			return nil
+		}
+	case *gwv1.HTTPRoute:
+		if o == nil {
+			return nil
+		}
+	case *corev1.Service:
+		if o == nil {
+			return nil
+		}
+	case *gwv1.ReferenceGrant:
+		if o == nil {
+			return nil
+		}
+	case *gwv1beta1.ReferenceGrant:
+		if o == nil {
+			return nil
+		}
+	case *corev1.Namespace:
+		if o == nil {
+			return nil
+		}
+	case *model.MCPServer:
+		if o == nil {
+			return nil
+		}
+	case *model.MCPRemoteProxy:
+		if o == nil {
+			return nil
+		}
+	case *model.VirtualMCPServer:
+		if o == nil {
+			return nil
+		}
+	}
+	return obj
+}
+
+// withObjects returns snap with the given objects added to their lists (the
+// lists touched are copied, the others shared): the union of the states
+// before and after a change.
+func withObjects(snap Snapshot, objs ...any) Snapshot {
+	for _, obj := range objs {
+		switch o := obj.(type) {
+		case *gwv1.Gateway:
+			snap.Gateways = append(slices.Clip(snap.Gateways), o)
+		case *gwv1.HTTPRoute:
+			snap.HTTPRoutes = append(slices.Clip(snap.HTTPRoutes), o)
+		case *corev1.Service:
+			snap.Services = append(slices.Clip(snap.Services), o)
+		case *gwv1.ReferenceGrant:
+			snap.ReferenceGrants = append(slices.Clip(snap.ReferenceGrants), o)
+		case *gwv1beta1.ReferenceGrant:
+			snap.ReferenceGrants = append(slices.Clip(snap.ReferenceGrants), (*gwv1.ReferenceGrant)(o))
+		case *corev1.Namespace:
+			snap.Namespaces = append(slices.Clip(snap.Namespaces), o)
+		case *model.MCPServer:
+			snap.MCPServers = append(slices.Clip(snap.MCPServers), o)
+		case *model.MCPRemoteProxy:
+			snap.MCPRemoteProxies = append(slices.Clip(snap.MCPRemoteProxies), o)
+		case *model.VirtualMCPServer:
+			snap.VirtualMCPServers = append(slices.Clip(snap.VirtualMCPServers), o)
+		}
+	}
+	return snap
+}
+
+// states returns old, new and every other copy of them the union snapshot
+// holds (same kind, namespace and name): each is a state of the changed
+// object as far as Discover can tell (it keeps one copy of duplicates).
+func (w *watchIndex) states(old, new any) []any {
+	var out []any
+	seen := map[any]bool{}
+	add := func(o any) {
+		if o != nil && !seen[o] {
+			seen[o] = true
+			out = append(out, o)
+		}
+	}
+	for _, o := range []any{old, new} {
+		if o == nil {
+			continue
+		}
+		add(o)
+		switch o := o.(type) {
+		case *gwv1.Gateway:
+			for _, c := range w.gateways[objectKey{o.Namespace, o.Name}] {
+				add(c)
+			}
+		case *gwv1.HTTPRoute:
+			for _, c := range w.snap.HTTPRoutes {
+				if c != nil && c.Namespace == o.Namespace && c.Name == o.Name {
+					add(c)
+				}
+			}
+		case *corev1.Service:
+			for _, c := range w.services[objectKey{o.Namespace, o.Name}] {
+				add(c)
+			}
+		case *gwv1.ReferenceGrant, *gwv1beta1.ReferenceGrant:
+			g, ok := o.(*gwv1.ReferenceGrant)
+			if !ok {
+				g = (*gwv1.ReferenceGrant)(o.(*gwv1beta1.ReferenceGrant))
+			}
+			for _, c := range w.snap.ReferenceGrants {
+				if c != nil && c.Namespace == g.Namespace && c.Name == g.Name {
+					add(c)
+				}
+			}
+		case *corev1.Namespace:
+			for _, c := range w.snap.Namespaces {
+				if c != nil && c.Name == o.Name {
+					add(c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// watchIndex is the union snapshot indexed for AffectedBy. Every copy of an
+// object counts (the union holds the states before and after).
+type watchIndex struct {
+	snap *Snapshot
+	cfg  *config
+
+	routesByGateway   map[objectKey][]*gwv1.HTTPRoute
+	routesByNamespace map[string][]*gwv1.HTTPRoute
+	services          map[objectKey][]*corev1.Service
+	gateways          map[objectKey][]*gwv1.Gateway
+}
+
+func newWatchIndex(snap Snapshot, cfg *config) *watchIndex {
+	w := &watchIndex{
+		snap:              &snap,
+		cfg:               cfg,
+		routesByGateway:   map[objectKey][]*gwv1.HTTPRoute{},
+		routesByNamespace: map[string][]*gwv1.HTTPRoute{},
+		services:          map[objectKey][]*corev1.Service{},
+		gateways:          map[objectKey][]*gwv1.Gateway{},
+	}
+	for _, r := range snap.HTTPRoutes {
+		if r == nil || r.Annotations[AnnotationExport] != "true" {
+			continue
+		}
+		w.routesByNamespace[r.Namespace] = append(w.routesByNamespace[r.Namespace], r)
+		for _, p := range r.Spec.ParentRefs {
+			if g, ok := urlbuild.ParentGateway(p, r.Namespace); ok {
+				k := objectKey{g.Namespace, g.Name}
+				w.routesByGateway[k] = appendRoute(w.routesByGateway[k], r)
+			}
+		}
+	}
+	for _, s := range snap.Services {
+		if s == nil {
+			continue
+		}
+		k := objectKey{s.Namespace, s.Name}
+		w.services[k] = append(w.services[k], s)
+	}
+	for _, g := range snap.Gateways {
+		if g != nil {
+			k := objectKey{g.Namespace, g.Name}
+			w.gateways[k] = append(w.gateways[k], g)
+		}
+	}
+	return w
+}
+
+// appendRoute appends r unless it is already the last element (a route that
+// names one Service or Gateway twice).
+func appendRoute(list []*gwv1.HTTPRoute, r *gwv1.HTTPRoute) []*gwv1.HTTPRoute {
+	if n := len(list); n > 0 && list[n-1] == r {
+		return list
+	}
+	return append(list, r)
+}
+
+// chosenService returns the Service the rule's URLs are for: the one its
+// heaviest backendRef of weight > 0 names (the first on ties), as
+// ruleBackends.chosen picks it; false when that backendRef is not a core
+// Service or no backendRef takes traffic.
+func chosenService(r *gwv1.HTTPRoute, rule *gwv1.HTTPRouteRule) (objectKey, bool) {
+	best := -1
+	var bestWeight int32
+	for j := range rule.BackendRefs {
+		w := int32(1)
+		if p := rule.BackendRefs[j].Weight; p != nil {
+			w = *p
+		}
+		if w > 0 && (best < 0 || w > bestWeight) {
+			best, bestWeight = j, w
+		}
+	}
+	if best < 0 {
+		return objectKey{}, false
+	}
+	br := urlbuild.DefaultBackendRef(rule.BackendRefs[best].BackendRef, r.Namespace)
+	if *br.Group != "" || string(*br.Kind) != urlbuild.KindService {
+		return objectKey{}, false
+	}
+	return objectKey{string(*br.Namespace), string(br.Name)}, true
+}
+
+// serviceOwners lists the controllers of every copy of Service k.
+func (w *watchIndex) serviceOwners(k objectKey) []model.ObjectRef {
+	var out []model.ObjectRef
+	for _, s := range w.services[k] {
+		if o, _, ok := controllerOwner(s); ok {
+			out = append(out, model.ObjectRef{Kind: o.kind, Namespace: s.Namespace, Name: o.name})
+		}
+	}
+	return out
+}
+
+// routeOwners lists the resources the route's rules can give URLs to (see
+// AffectedBy); with match set, only through rules whose chosen Service it
+// accepts.
+func (w *watchIndex) routeOwners(r *gwv1.HTTPRoute, match func(objectKey) bool) []model.ObjectRef {
+	var out []model.ObjectRef
+	for i := range r.Spec.Rules {
+		if k, ok := chosenService(r, &r.Spec.Rules[i]); ok && (match == nil || match(k)) {
+			out = append(out, w.serviceOwners(k)...)
+		}
+	}
+	return out
+}
+
+// grantOwners lists the resources a grant can concern: those reached by
+// exported routes in a namespace of its spec.from through a Service in the
+// grant's namespace.
+func (w *watchIndex) grantOwners(g *gwv1.ReferenceGrant) []model.ObjectRef {
+	var out []model.ObjectRef
+	inGrantNS := func(k objectKey) bool { return k.namespace == g.Namespace }
+	for _, from := range g.Spec.From {
+		if string(from.Namespace) == g.Namespace {
+			continue // no grant is needed within a namespace
+		}
+		for _, r := range w.routesByNamespace[string(from.Namespace)] {
+			out = append(out, w.routeOwners(r, inGrantNS)...)
+		}
+	}
+	return out
+}
+
+// attachesToSelector reports whether a parent Gateway of the route (any
+// copy) has a listener whose allowedRoutes select namespaces by label.
+func (w *watchIndex) attachesToSelector(r *gwv1.HTTPRoute) bool {
+	for _, p := range r.Spec.ParentRefs {
+		g, ok := urlbuild.ParentGateway(p, r.Namespace)
+		if !ok {
+			continue
+		}
+		for _, gw := range w.gateways[objectKey{g.Namespace, g.Name}] {
+			for _, l := range gw.Spec.Listeners {
+				if *urlbuild.DefaultAllowedRoutes(l).Namespaces.From == gwv1.NamespacesFromSelector {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// watchResource is what the coupling closure knows of one MCP resource (all
+// its copies in the union snapshot).
+type watchResource struct {
+	ref      model.ObjectRef
+	selected bool
+	keys     []string
+	shapes   []urlShape
+}
+
+// urlShape is what two remote URLs must share to be equal, coarsened: the
+// host (lower case, without port or brackets) and the first path segment
+// ("" for the root path, which may share a URL with any path of the host).
+type urlShape struct{ host, first string }
+
+// close returns the selected resources among seeds and those coupled to them
+// (see AffectedBy), sorted.
+func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
+	if len(seeds) == 0 {
+		return nil
+	}
+	res := w.couplings()
+	byKey := map[string][]*watchResource{}
+	byShape := map[urlShape][]*watchResource{}
+	byHost := map[string][]*watchResource{}
+	for _, r := range res {
+		if !r.selected {
+			continue // no entry: couples nothing
+		}
+		for _, k := range r.keys {
+			byKey[k] = append(byKey[k], r)
+		}
+		for _, s := range r.shapes {
+			byShape[s] = append(byShape[s], r)
+			byHost[s.host] = append(byHost[s.host], r)
+		}
+	}
+	done := map[model.ObjectRef]bool{}
+	var queue []*watchResource
+	visit := func(r *watchResource) {
+		if r.selected && !done[r.ref] {
+			done[r.ref] = true
+			queue = append(queue, r)
+		}
+	}
+	for ref := range seeds {
+		if r := res[ref]; r != nil {
+			visit(r)
+		}
+	}
+	keysDone := map[string]bool{}
+	shapesDone := map[urlShape]bool{}
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		for _, k := range r.keys {
+			if !keysDone[k] {
+				keysDone[k] = true
+				for _, o := range byKey[k] {
+					visit(o)
+				}
+			}
+		}
+		for _, s := range r.shapes {
+			if shapesDone[s] {
+				continue
+			}
+			shapesDone[s] = true
+			if s.first == "" {
+				for _, o := range byHost[s.host] {
+					visit(o)
+				}
+				continue
+			}
+			for _, o := range byShape[s] {
+				visit(o)
+			}
+			for _, o := range byShape[urlShape{s.host, ""}] {
+				visit(o)
+			}
+		}
+	}
+	out := make([]model.ObjectRef, 0, len(done))
+	for ref := range done {
+		out = append(out, ref)
+	}
+	slices.SortFunc(out, compareRefs)
+	return out
+}
+
+// couplings computes, for every MCP resource of the union snapshot, its
+// selection and its coupling keys and URL shapes.
+func (w *watchIndex) couplings() map[model.ObjectRef]*watchResource {
+	ix := indexAll(w.snap, w.cfg)
+	out := make(map[model.ObjectRef]*watchResource, len(ix))
+	get := func(r *resource) *watchResource {
+		wr := out[r.ref]
+		if wr == nil {
+			wr = &watchResource{ref: r.ref}
+			out[r.ref] = wr
+		}
+		return wr
+	}
+	for _, r := range ix {
+		wr := get(r)
+		wr.selected = wr.selected || r.selected
+		var names []string
+		if v, ok := r.meta.Annotations[AnnotationName]; ok {
+			names = append(names, v)
+		}
+		if src, _ := w.cfg.source.match(r); src != nil {
+			wr.keys = append(wr.keys, "source:"+src.Name())
+			names = append(names, src.Name())
+			for _, rm := range src.Remotes() {
+				wr.shapes = appendShape(wr.shapes, rm.URL)
+			}
+		}
+		names = append(names, w.cfg.opts.Naming.Name(r.ref.Namespace, r.ref.Name))
+		for _, n := range names {
+			wr.keys = appendNameKeys(wr.keys, n)
+		}
+		if u, ok := r.meta.Annotations[AnnotationURL]; ok {
+			wr.shapes = appendShape(wr.shapes, u)
+		}
+	}
+	// Route URLs, for every resource a rule can reach.
+	for _, routes := range w.routesByNamespace {
+		for _, rt := range routes {
+			hosts := w.routeHosts(rt)
+			for _, rule := range urlbuild.DefaultRules(rt) {
+				var shapes []urlShape
+				for _, m := range urlbuild.DefaultMatches(rule) {
+					typ, value := urlbuild.DefaultPathMatch(m)
+					if typ != gwv1.PathMatchPathPrefix && typ != gwv1.PathMatchExact {
+						continue // no URL
+					}
+					for _, h := range hosts {
+						shapes = append(shapes, urlShape{h, firstSegment(value)})
+					}
+				}
+				k, ok := chosenService(rt, &rule)
+				if !ok {
+					continue
+				}
+				for _, owner := range w.serviceOwners(k) {
+					if wr := out[owner]; wr != nil {
+						wr.shapes = append(wr.shapes, shapes...)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// indexAll lists every MCP resource copy of snap as a resource (selected
+// set as Discover sets it), duplicates included.
+func indexAll(snap *Snapshot, cfg *config) []*resource {
+	var all []*resource
+	add := func(kind string, m *resource) {
+		m.ref.Kind = kind
+		m.ref.Namespace, m.ref.Name = m.meta.Namespace, m.meta.Name
+		m.selected = cfg.inNamespace(m.meta.Namespace) && cfg.selector.Matches(labels.Set(m.meta.Labels))
+		all = append(all, m)
+	}
+	for _, s := range snap.MCPServers {
+		if s != nil {
+			add(model.KindMCPServer, &resource{meta: &s.ObjectMeta, image: s.Spec.Image})
+		}
+	}
+	for _, p := range snap.MCPRemoteProxies {
+		if p != nil {
+			add(model.KindMCPRemoteProxy, &resource{meta: &p.ObjectMeta, remoteURL: p.Spec.RemoteURL})
+		}
+	}
+	for _, v := range snap.VirtualMCPServers {
+		if v != nil {
+			add(model.KindVirtualMCPServer, &resource{meta: &v.ObjectMeta})
+		}
+	}
+	return all
+}
+
+// appendNameKeys adds the keys under which a candidate entry name meets the
+// names it can collide with: itself; when it ends like a rename of
+// DuplicateName ("-<kind>" or "-<n>"), the name it would be a rename of;
+// the shortened form of an over-long name; and, for long names, their first
+// 180 characters (a shortened rename keeps them).
+func appendNameKeys(keys []string, name string) []string {
+	add := func(n string) {
+		keys = append(keys, "name:"+n)
+		if base, ok := renamedFrom(n); ok {
+			keys = append(keys, "name:"+base)
+		}
+		if utf8.RuneCountInString(n) >= 180 {
+			keys = append(keys, "long:"+string([]rune(n)[:180]))
+		}
+	}
+	add(name)
+	if short, cut := fitName(name); cut {
+		add(short)
+	}
+	return keys
+}
+
+// renamedFrom returns the name n would be a DuplicateName rename of: n
+// without a last "-<digits>" or "-<kind in lower case>".
+func renamedFrom(n string) (string, bool) {
+	i := strings.LastIndexByte(n, '-')
+	if i <= 0 {
+		return "", false
+	}
+	suffix := n[i+1:]
+	switch {
+	case suffix == "":
+		return "", false
+	case strings.Trim(suffix, "0123456789") == "",
+		suffix == strings.ToLower(model.KindMCPServer),
+		suffix == strings.ToLower(model.KindMCPRemoteProxy),
+		suffix == strings.ToLower(model.KindVirtualMCPServer):
+		return n[:i], true
+	}
+	return "", false
+}
+
+// appendShape adds the shape of a URL as written (an unparsable one adds
+// nothing: it is never a remote).
+func appendShape(shapes []urlShape, raw string) []urlShape {
+	n, _, err := CheckURL(raw)
+	if err != nil {
+		return shapes
+	}
+	u, err := url.Parse(n)
+	if err != nil {
+		return shapes
+	}
+	return append(shapes, urlShape{host: hostKey(u.Hostname()), first: firstSegment(u.EscapedPath())})
+}
+
+// hostKey is the form hosts are compared in: lower case, IP addresses in
+// their canonical form, without brackets.
+func hostKey(h string) string {
+	h = strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"))
+	if ip, err := netip.ParseAddr(h); err == nil {
+		return ip.String()
+	}
+	return h
+}
+
+// firstSegment is the first segment of a path, "" for the root.
+func firstSegment(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		p = p[:i]
+	}
+	return p
+}
+
+// routeHosts lists the hosts every URL of the route can have: its concrete
+// hostnames, and when it has none or a wildcard, its parent Gateways'
+// concrete listener hostnames and status addresses (SPEC §6 URL).
+func (w *watchIndex) routeHosts(r *gwv1.HTTPRoute) []string {
+	var hosts []string
+	open := len(r.Spec.Hostnames) == 0
+	for _, h := range r.Spec.Hostnames {
+		if urlbuild.IsWildcard(string(h)) {
+			open = true
+		} else {
+			hosts = append(hosts, hostKey(string(h)))
+		}
+	}
+	if !open {
+		return hosts
+	}
+	for _, p := range r.Spec.ParentRefs {
+		g, ok := urlbuild.ParentGateway(p, r.Namespace)
+		if !ok {
+			continue
+		}
+		for _, gw := range w.gateways[objectKey{g.Namespace, g.Name}] {
+			for _, l := range gw.Spec.Listeners {
+				if l.Hostname != nil && !urlbuild.IsWildcard(string(*l.Hostname)) {
+					hosts = append(hosts, hostKey(string(*l.Hostname)))
+				}
+			}
+			for _, a := range gw.Status.Addresses {
+				hosts = append(hosts, hostKey(a.Value))
+			}
+		}
+	}
+	return hosts
+}
