@@ -106,39 +106,9 @@ func parseEndpointPaths(flags []string) (map[string]string, error) {
 	return out, nil
 }
 
-// defaultNamespace is where namespaced objects without metadata.namespace are
-// placed, as kubectl apply would with the default context.
-const defaultNamespace = "default"
-
-// snapshotOf turns decoded manifests into a discovery snapshot. Namespaced
-// objects without a namespace are taken to be in "default": a manifest
-// usually leaves it to kubectl, while the library expects objects as the API
-// server returns them.
+// snapshotOf turns decoded manifests (namespaces already defaulted by
+// loadObjects) into a discovery snapshot.
 func snapshotOf(o *manifest.Objects) discovery.Snapshot {
-	for _, s := range o.MCPServers {
-		defaultNS(&s.Namespace)
-	}
-	for _, p := range o.MCPRemoteProxies {
-		defaultNS(&p.Namespace)
-	}
-	for _, v := range o.VirtualMCPServers {
-		defaultNS(&v.Namespace)
-	}
-	for _, g := range o.MCPGroups {
-		defaultNS(&g.Namespace)
-	}
-	for _, s := range o.Services {
-		defaultNS(&s.Namespace)
-	}
-	for _, g := range o.Gateways {
-		defaultNS(&g.Namespace)
-	}
-	for _, r := range o.HTTPRoutes {
-		defaultNS(&r.Namespace)
-	}
-	for _, g := range o.ReferenceGrants {
-		defaultNS(&g.Namespace)
-	}
 	return discovery.Snapshot{
 		MCPServers:        o.MCPServers,
 		MCPRemoteProxies:  o.MCPRemoteProxies,
@@ -149,11 +119,5 @@ func snapshotOf(o *manifest.Objects) discovery.Snapshot {
 		Gateways:          o.Gateways,
 		HTTPRoutes:        o.HTTPRoutes,
 		ReferenceGrants:   o.ReferenceGrants,
-	}
-}
-
-func defaultNS(ns *string) {
-	if *ns == "" {
-		*ns = defaultNamespace
 	}
 }
