@@ -5,9 +5,13 @@ go 1.26.0
 replace github.com/mcpreg/mcpreg => ../
 
 require (
+	github.com/gobwas/glob v0.2.3
 	github.com/google/go-cmp v0.7.0
 	github.com/mcpreg/mcpreg v0.0.0-00010101000000-000000000000
+	github.com/modelcontextprotocol/registry v1.8.1
 	github.com/stacklok/toolhive-core v0.0.43
+	k8s.io/api v0.36.1
+	k8s.io/apimachinery v0.36.1
 	pgregory.net/rapid v1.3.0
 )
 
@@ -15,7 +19,7 @@ require (
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
-	github.com/modelcontextprotocol/registry v1.8.1 // indirect
+	github.com/kr/text v0.2.0 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/x448/float16 v0.8.4 // indirect
@@ -27,7 +31,6 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
-	k8s.io/apimachinery v0.36.1 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect

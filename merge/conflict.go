@@ -13,10 +13,10 @@ import (
 const maxListed = 10
 
 // holders maps each conflicting name to its entries, in merge order.
-func (m *merger) holders(count map[string]int) map[string][]*entry {
+func (m *merger) holders() map[string][]*entry {
 	out := make(map[string][]*entry)
 	for _, e := range m.entries {
-		if count[e.orig] > 1 {
+		if m.count(e) > 1 {
 			out[e.orig] = append(out[e.orig], e)
 		}
 	}
@@ -35,8 +35,8 @@ func (m *merger) sourceNames(es []*entry, skip *entry) []string {
 }
 
 // refuse reports one ConflictError per conflicting name (StrategyError).
-func (m *merger) refuse(count map[string]int) {
-	h := m.holders(count)
+func (m *merger) refuse() {
+	h := m.holders()
 	names := make([]string, 0, len(h))
 	for name := range h {
 		names = append(names, name)
@@ -52,11 +52,11 @@ func (m *merger) refuse(count map[string]int) {
 
 // shadow keeps the first copy of each name in merge order (StrategyPriority)
 // and returns the entries kept.
-func (m *merger) shadow(count map[string]int) []*entry {
+func (m *merger) shadow() []*entry {
 	winner := make(map[string]*entry)
 	kept := m.entries[:0:0]
 	for _, e := range m.entries {
-		if count[e.orig] == 1 {
+		if m.count(e) == 1 {
 			kept = append(kept, e)
 			continue
 		}
@@ -75,22 +75,32 @@ func (m *merger) shadow(count map[string]int) []*entry {
 
 // rename gives every conflicting copy a name by the prefix rule
 // (StrategyPrefix) and diagnoses each rename.
-func (m *merger) rename(count map[string]int) {
-	copies := make([]naming.Copy, len(m.entries))
-	for i, e := range m.entries {
-		copies[i] = naming.Copy{Name: e.orig, Source: m.sources[e.src].ref.Name}
+func (m *merger) rename() {
+	// Only the conflicting copies are named: every other name read is
+	// unique and valid (at most naming.MaxLen characters), so Assign would
+	// keep it.
+	var conflicting []*entry
+	var copies []naming.Copy
+	for _, e := range m.entries {
+		if m.count(e) > 1 {
+			conflicting = append(conflicting, e)
+			copies = append(copies, naming.Copy{Name: e.orig, Source: m.sources[e.src].ref.Name})
+		}
 	}
-	assigned := naming.Assign(copies)
-	h := m.holders(count)
+	assigned := naming.AssignAmong(copies, func(name string) bool {
+		k, ok := m.names[name]
+		return ok && m.stats[k].count == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
+	})
+	h := m.holders()
 	for i, a := range assigned {
-		e := m.entries[i]
+		e := conflicting[i]
 		if a.Name == e.orig {
 			continue
 		}
 		src := m.sources[e.src]
 		field := m.fieldOf(e) // before SetName: the locator finds the entry by its name
 		e.s.SetName(a.Name)
-		conflict := count[e.orig] > 1
+		conflict := m.count(e) > 1
 		if conflict {
 			m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, field,
 				"server %q is also defined by ConfigMap %s; renamed to %q",
@@ -125,19 +135,22 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 	var owner map[string]*entry
 	out := kept[:0:0]
 	for _, e := range kept {
-		if _, has := e.s.Get(model.KeyRemotes); !has {
+		if len(e.urls) == 0 {
 			out = append(out, e)
 			continue
 		}
 		if owner == nil {
-			owner = make(map[string]*entry)
+			n := 0
+			for _, e := range kept {
+				n += len(e.urls)
+			}
+			owner = make(map[string]*entry, n)
 		}
-		remotes := e.s.Remotes()
 		var clash *entry
 		var url string
-		for _, r := range remotes {
-			if o, taken := owner[r.URL]; taken && r.URL != "" && o != e {
-				clash, url = o, r.URL
+		for _, u := range e.urls {
+			if o, taken := owner[u]; taken && o != e {
+				clash, url = o, u
 				break
 			}
 		}
@@ -148,10 +161,8 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 				e.s.Name(), url, clash.s.Name(), csrc.ref.Name))
 			continue
 		}
-		for _, r := range remotes {
-			if r.URL != "" {
-				owner[r.URL] = e
-			}
+		for _, u := range e.urls {
+			owner[u] = e
 		}
 		out = append(out, e)
 	}

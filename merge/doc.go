@@ -51,7 +51,19 @@
 //  6. Output: servers sorted by name, version 1.0.0, meta.last_updated from
 //     the caller. One PartialSyncFailure warning lists, sorted, the ConfigMaps
 //     that were skipped or lost entries — the operator's status message and
-//     Warning Event.
+//     Warning Event. Result.Document is the document as the CLI prints it,
+//     indented; the output ConfigMap of ForRegistry holds it compact, which
+//     takes about 40% fewer of the 1 MiB a ConfigMap holds.
+//
+// # Performance
+//
+// A merge is linear in its input and reads each ConfigMap's bytes in place:
+// one pass validates the JSON and splits every entry into members (recording
+// where its nested objects lie for the schema check), unchanged entries are
+// written back as the bytes they were read from, and the content hash is
+// taken over the written document. Merging 100,000 servers from 100
+// ConfigMaps takes about 2.3 times as long as json.Valid over the same bytes
+// and allocates about 2.4 times their size (bench/RESULTS.md).
 //
 // The result does not depend on the order of the ConfigMaps in the snapshot
 // when a selector chooses them; with explicit ConfigMaps the order given is

@@ -1,16 +1,19 @@
 package merge
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mcpreg/mcpreg/filter"
-	"github.com/mcpreg/mcpreg/internal/jsonx"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/naming"
 )
@@ -89,6 +92,8 @@ type Input struct {
 type Result struct {
 	// Registry is the merged document, or nil when an Error diagnostic
 	// stopped the merge (InvalidSelector, InvalidFilter, ConflictError).
+	// The raw values of its servers share memory with the ConfigMaps' data,
+	// which is read in place: do not modify them (see model.Server.Get).
 	Registry *model.Registry
 	// Hash is the content hash of Registry's servers (see Hash); "" when
 	// Registry is nil.
@@ -104,8 +109,9 @@ type Result struct {
 	ConfigMap *corev1.ConfigMap
 }
 
-// Document returns the registry document as the CLI prints it and the output
-// ConfigMap holds it (two-space indented JSON and a newline), or nil.
+// Document returns the registry document as the CLI prints it (two-space
+// indented JSON and a newline), or nil. The output ConfigMap holds the same
+// document compact (see ForRegistry).
 func (r *Result) Document() []byte {
 	if r.Registry == nil {
 		return nil
@@ -131,6 +137,11 @@ type entry struct {
 	pos   int    // its position among the entries model.Parse returned
 	orig  string // the name it was read with
 	field string // its path in the ConfigMap; "" until needed
+	// urls are the entry's remote URLs, read with the rest of the entry
+	// while its bytes are in the cache, for dedupeRemoteURLs.
+	urls []string
+	// stat indexes merger.stats: what is known of the name orig.
+	stat int
 }
 
 type merger struct {
@@ -139,14 +150,43 @@ type merger struct {
 	key     string
 	sources []*source
 	entries []*entry
-	ds      model.Diagnostics
+	// names indexes stats by the names entries were read with: one map
+	// finds both repeats inside a ConfigMap and conflicts between them.
+	names map[string]int
+	stats []nameStat
+	ds    model.Diagnostics
+	// selected is the number of ConfigMaps selected.
+	selected int
+	// render asks for the compact document in doc, hashed as it is written.
+	render bool
+	doc    string
 }
+
+// nameStat is what the merge knows of one name read.
+type nameStat struct {
+	// count is the number of ConfigMaps defining the name.
+	count int
+	// src is the last ConfigMap that did, and first the index in entries of
+	// its entry of that name.
+	src, first int
+}
+
+// count returns the number of ConfigMaps defining the name of e.
+func (m *merger) count(e *entry) int { return m.stats[e.stat].count }
 
 // Merge merges the registry data of the ConfigMaps that in chooses (see Input) into
 // one upstream document; the package documentation gives the steps. It never
 // panics and never changes its inputs.
 func Merge(in Input) Result {
-	m := &merger{in: in, owner: in.owner(), key: in.Key}
+	res, _ := merge(in, false)
+	return res
+}
+
+// merge is Merge that, with render, also returns the document as compact
+// JSON and a newline — what the output ConfigMap holds — written once, its
+// servers' list hashed from the same bytes.
+func merge(in Input, render bool) (Result, string) {
+	m := &merger{in: in, owner: in.owner(), key: in.Key, render: render}
 	if m.key == "" {
 		m.key = model.DefaultRegistryKey
 	}
@@ -156,7 +196,7 @@ func Merge(in Input) Result {
 	for _, s := range m.sources {
 		res.Sources = append(res.Sources, s.ref)
 	}
-	return res
+	return res, m.doc
 }
 
 func (in *Input) owner() model.ObjectRef {
@@ -201,15 +241,14 @@ func (m *merger) run() Result {
 	if !ok {
 		return Result{}
 	}
+	m.selected = len(cms)
 	for _, cm := range cms {
 		m.read(cm)
 	}
 
-	count := make(map[string]int, len(m.entries))
 	conflicts := 0
-	for _, e := range m.entries {
-		count[e.orig]++
-		if count[e.orig] == 2 {
+	for _, st := range m.stats {
+		if st.count > 1 {
 			conflicts++
 		}
 	}
@@ -217,13 +256,13 @@ func (m *merger) run() Result {
 	if conflicts > 0 {
 		switch strategy {
 		case StrategyError:
-			m.refuse(count)
+			m.refuse()
 			m.summarize()
 			return Result{}
 		case StrategyPriority:
-			kept = m.shadow(count)
+			kept = m.shadow()
 		default:
-			m.rename(count)
+			m.rename()
 		}
 	}
 
@@ -249,7 +288,24 @@ func (m *merger) run() Result {
 	reg := model.NewRegistry(m.in.LastUpdated.UTC().Format(time.RFC3339), servers)
 	sortByName(reg.Servers)
 	m.summarize()
-	return Result{Registry: reg, Hash: Hash(reg.Servers), Filtered: filtered}
+	res := Result{Registry: reg, Filtered: filtered}
+	if m.render {
+		// Names are unique and sorted, so the document's list of servers is
+		// exactly what Hash hashes.
+		// One allocation of the exact size (a strings.Builder does not zero
+		// it, and String does not copy it), and the hash taken as the
+		// servers are written.
+		var doc strings.Builder
+		doc.Grow(reg.CompactLen() + 1)
+		h := sha256.New()
+		reg.WriteJSON(&doc, h)
+		doc.WriteByte('\n')
+		res.Hash = hex.EncodeToString(h.Sum(nil))
+		m.doc = doc.String()
+	} else {
+		res.Hash = Hash(reg.Servers)
+	}
+	return res
 }
 
 // sortByName sorts servers whose names are unique.
@@ -265,7 +321,11 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 
 	var data []byte
 	if v, ok := cm.Data[m.key]; ok {
-		data, src.field = []byte(v), "data["+m.key+"]"
+		// The servers alias the data they are parsed from. Neither the merge
+		// nor the model ever writes into it, so the string's bytes are
+		// read in place instead of copied: at scale, a copy would be the
+		// largest allocation of the merge.
+		data, src.field = unsafe.Slice(unsafe.StringData(v), len(v)), "data["+m.key+"]"
 	} else if v, ok := cm.BinaryData[m.key]; ok {
 		data, src.field = v, "binaryData["+m.key+"]"
 	} else {
@@ -304,7 +364,14 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			"data.%s not merged: a merge carries only data.servers", x.Key))
 	}
 
-	seen := make(map[string]int, len(reg.Servers))
+	if m.names == nil {
+		// Sized by the first ConfigMap, assuming the others are alike.
+		m.names = make(map[string]int, len(reg.Servers)*m.selected)
+	}
+	// The entries and their remote URLs of one ConfigMap take one
+	// allocation each.
+	slab := make([]entry, 0, len(reg.Servers))
+	var urls []string
 	for pos, s := range reg.Servers {
 		m.describe(s, src, pos)
 		ok, nds := model.Normalize(s, src.ref, src.field)
@@ -322,13 +389,25 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			continue
 		}
 		name := s.Name()
-		if first, dup := seen[name]; dup {
+		k, seen := m.names[name]
+		if seen && m.stats[k].src == idx {
 			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateServer, src.ref, entryField(src.field, s),
-				"server %q skipped: %s of this ConfigMap has the same name; the first is kept", name, m.fieldOf(m.entries[first])))
+				"server %q skipped: %s of this ConfigMap has the same name; the first is kept", name, m.fieldOf(m.entries[m.stats[k].first])))
 			continue
 		}
-		seen[name] = len(m.entries)
-		m.entries = append(m.entries, &entry{s: s, src: idx, pos: pos, orig: name})
+		if !seen {
+			k = len(m.stats)
+			m.names[name] = k
+			m.stats = append(m.stats, nameStat{})
+		}
+		m.stats[k].count++
+		m.stats[k].src, m.stats[k].first = idx, len(m.entries)
+		first := len(urls)
+		for u := range s.RemoteURLs() {
+			urls = append(urls, u)
+		}
+		slab = append(slab, entry{s: s, src: idx, pos: pos, orig: name, urls: urls[first:len(urls):len(urls)], stat: k})
+		m.entries = append(m.entries, &slab[len(slab)-1])
 	}
 }
 
@@ -345,11 +424,10 @@ func (m *merger) fieldOf(e *entry) string {
 // describe gives an entry without description the stand-in text, since the
 // upstream schema requires one and seed 000's example entries have none.
 func (m *merger) describe(s *model.Server, src *source, pos int) {
-	raw, ok := s.Get(model.KeyDescription)
-	if ok {
-		if d, isStr := jsonx.String(raw); !isStr || d != "" {
-			return
-		}
+	// Only a missing description or the empty string literal gets the
+	// stand-in; nothing else is decoded.
+	if raw, ok := s.Get(model.KeyDescription); ok && string(bytes.TrimSpace(raw)) != `""` {
+		return
 	}
 	_, server := naming.Split(s.Name())
 	text := model.ShortenDescription(fmt.Sprintf("%s from ConfigMap %s/%s", server, src.ref.Namespace, src.ref.Name))

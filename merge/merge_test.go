@@ -239,7 +239,7 @@ func TestOutputConfigMap(t *testing.T) {
 // TestOutputTooLarge builds a merge over 1 MiB with the default limit.
 func TestOutputTooLarge(t *testing.T) {
 	var servers []testServer
-	for i := range 6000 {
+	for i := range 8000 {
 		servers = append(servers, testServer{Name: "io.github.example/server-" + strings.Repeat("x", 40) + "-" + itoa(i), ID: itoa(i)})
 	}
 	reg := &model.MCPRegistry{
@@ -359,5 +359,50 @@ func TestForRegistryBadFormat(t *testing.T) {
 	}
 	if res.Registry != nil || reasons(res) != "UnknownFormat" || res.Diagnostics[0].Field != "spec.registries[0].format" {
 		t.Errorf("result %v %v", names(res), res.Diagnostics)
+	}
+}
+
+// TestForRegistryDocument: the output ConfigMap holds the document compact,
+// with a newline — the same document the CLI prints indented — and the hash
+// taken from its bytes is Hash of the servers.
+func TestForRegistryDocument(t *testing.T) {
+	reg := &model.MCPRegistry{
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
+			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
+		}}},
+	}
+	indented := "{\n  \"data\": {\"servers\": [\n    {\"name\": \"io.ex/bb\", \"description\": \"b <&>\", \"version\": \"1.0.0\", \"x-id\": [1, {\"k\": null}]}\n  ]}\n}"
+	cms := []*corev1.ConfigMap{
+		configMap("a", regLabels, upstreamDoc(testServer{Name: "io.ex/aa", ID: "a", URL: "https://a.example.com/mcp"}, testServer{Name: "io.ex/cc", ID: "c"})),
+		configMap("b", regLabels, indented),
+		configMap("c", regLabels, upstreamDoc(testServer{Name: "io.ex/aa", ID: "a2"})), // renamed: no longer the bytes read
+	}
+	res, err := ForRegistry(reg, "", cms, Options{LastUpdated: now})
+	if err != nil || res.ConfigMap == nil {
+		t.Fatalf("no ConfigMap: %v %v", err, res.Diagnostics)
+	}
+	doc := res.ConfigMap.Data[OutputKey]
+	if want := string(res.Registry.AppendJSON(nil)) + "\n"; doc != want {
+		t.Errorf("ConfigMap document\n%s\nwant AppendJSON's\n%s", doc, want)
+	}
+	var compact, indentedOut any
+	if err := json.Unmarshal([]byte(doc), &compact); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(res.Document(), &indentedOut); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(indentedOut, compact); diff != "" {
+		t.Errorf("the ConfigMap and the CLI documents differ (-cli +configmap):\n%s", diff)
+	}
+	if strings.Contains(doc[:len(doc)-1], "\n") {
+		t.Error("the ConfigMap document is not compact")
+	}
+	if h := Hash(res.Registry.Servers); res.Hash != h || res.ConfigMap.Annotations[HashAnnotation] != h {
+		t.Errorf("hash %q, annotation %q, Hash of the servers %q", res.Hash, res.ConfigMap.Annotations[HashAnnotation], h)
+	}
+	if plain := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now}); plain.Hash != res.Hash {
+		t.Errorf("Merge's hash %q differs from ForRegistry's %q", plain.Hash, res.Hash)
 	}
 }

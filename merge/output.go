@@ -42,10 +42,14 @@ func OutputConfigMapName(registry, entry string) string {
 // from the snapshot's TypeMeta, else DefaultAPIVersion; its UID when the
 // snapshot has one), so that it is deleted with it.
 //
-// doc is the document (Result.Document). When the key and the document are
-// more than maxBytes (MaxConfigMapSize when 0), the ConfigMap is still
-// returned with an OutputTooLarge error: the API server would refuse it.
+// doc is the document (ForRegistry writes it compact). When the key and the
+// document are more than maxBytes (MaxConfigMapSize when 0), the ConfigMap is
+// still returned with an OutputTooLarge error: the API server would refuse it.
 func OutputConfigMap(reg *model.MCPRegistry, entry string, doc []byte, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics) {
+	return outputConfigMap(reg, entry, string(doc), hash, maxBytes)
+}
+
+func outputConfigMap(reg *model.MCPRegistry, entry string, doc string, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics) {
 	if maxBytes <= 0 {
 		maxBytes = MaxConfigMapSize
 	}
@@ -70,7 +74,7 @@ func OutputConfigMap(reg *model.MCPRegistry, entry string, doc []byte, hash stri
 				BlockOwnerDeletion: &yes,
 			}},
 		},
-		Data: map[string]string{OutputKey: string(doc)},
+		Data: map[string]string{OutputKey: doc},
 	}
 	var ds model.Diagnostics
 	if size := len(OutputKey) + len(doc); size > maxBytes {

@@ -69,7 +69,11 @@ func orNone(s []string) string {
 
 // ForRegistry merges the ConfigMaps an MCPRegistry entry selects (or names)
 // from the snapshot configMaps, applying the entry's format, key and filter,
-// and renders the output ConfigMap (OutputConfigMap) when a registry results.
+// and renders the output ConfigMap (OutputConfigMap) when a registry results,
+// holding the document as compact JSON and a newline: the reader of the file
+// is ToolHive's registry server, and compact JSON of registry entries takes
+// about 40% fewer bytes than indented, which matters under the 1 MiB a
+// ConfigMap holds.
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
 // for an entry that cannot be merged at all (missing, several candidates, no
 // ConfigMap source, or both configMapRef and configMapSelector); everything
@@ -112,9 +116,9 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 			"entry %q: %v", c.Name, err)}}, nil
 	}
 	in.Format = format
-	res := Merge(in)
+	res, doc := merge(in, true)
 	if res.Registry != nil {
-		cm, ds := OutputConfigMap(reg, c.Name, res.Document(), res.Hash, opts.MaxOutputBytes)
+		cm, ds := outputConfigMap(reg, c.Name, doc, res.Hash, opts.MaxOutputBytes)
 		res.ConfigMap = cm
 		if len(ds) > 0 {
 			res.Diagnostics = append(res.Diagnostics, ds...)

@@ -46,17 +46,23 @@ func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagno
 		}
 		return fieldPrefix + "." + name
 	}
-	if d := s.Description(); utf8.RuneCountInString(d) > DescriptionMaxLen {
-		short := ShortenDescription(d)
-		ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyDescription),
-			"server %q: description of %d characters shortened to %d", s.Name(), utf8.RuneCountInString(d), utf8.RuneCountInString(short)))
-		s.SetDescription(short)
+	// A literal of at most max+2 bytes cannot decode to more than max
+	// characters: most entries are settled without decoding.
+	if raw, ok := s.Get(KeyDescription); ok && len(raw) > DescriptionMaxLen+2 {
+		if d := s.Description(); utf8.RuneCountInString(d) > DescriptionMaxLen {
+			short := ShortenDescription(d)
+			ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyDescription),
+				"server %q: description of %d characters shortened to %d", s.Name(), utf8.RuneCountInString(d), utf8.RuneCountInString(short)))
+			s.SetDescription(short)
+		}
 	}
-	if t := s.Title(); utf8.RuneCountInString(t) > TitleMaxLen {
-		short := shorten(t, TitleMaxLen)
-		ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyTitle),
-			"server %q: title of %d characters shortened to %d", s.Name(), utf8.RuneCountInString(t), utf8.RuneCountInString(short)))
-		s.Set(KeyTitle, jsonx.Quote(short))
+	if raw, ok := s.Get(KeyTitle); ok && len(raw) > TitleMaxLen+2 {
+		if t := s.Title(); utf8.RuneCountInString(t) > TitleMaxLen {
+			short := shorten(t, TitleMaxLen)
+			ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyTitle),
+				"server %q: title of %d characters shortened to %d", s.Name(), utf8.RuneCountInString(t), utf8.RuneCountInString(short)))
+			s.Set(KeyTitle, jsonx.Quote(short))
+		}
 	}
 	var problems []string
 	for _, d := range ValidateServer(s, obj, fieldPrefix) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -87,44 +88,137 @@ func (r *Registry) SortServers() {
 
 // AppendJSON appends the document as compact JSON.
 func (r *Registry) AppendJSON(dst []byte) []byte {
-	dst = append(dst, `{"$schema":`...)
-	dst = jsonx.AppendQuote(dst, r.Schema)
-	dst = append(dst, `,"version":`...)
-	dst = jsonx.AppendQuote(dst, r.Version)
-	dst = append(dst, `,"meta":{"last_updated":`...)
-	dst = jsonx.AppendQuote(dst, r.LastUpdated)
-	dst = append(dst, `},"data":{"servers":[`...)
+	w := sliceWriter{dst}
+	r.WriteJSON(&w, nil)
+	return w.b
+}
+
+// sliceWriter appends what is written to a slice.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// WriteJSON writes the document as AppendJSON does to w, piece by piece, and
+// the servers' list, "[...]", also to list when it is not nil: a caller can
+// build a large document in one strings.Builder (sized by CompactLen) and
+// hash the servers as they are written, without a second copy. An entry
+// unchanged since it was read compact is written as the bytes it was read
+// from. Writes to w and list must not fail.
+func (r *Registry) WriteJSON(w, list io.Writer) {
+	write := func(b []byte) {
+		_, _ = w.Write(b)
+		if list != nil {
+			_, _ = list.Write(b)
+		}
+	}
+	var buf []byte
+	buf = append(buf, `{"$schema":`...)
+	buf = jsonx.AppendQuote(buf, r.Schema)
+	buf = append(buf, `,"version":`...)
+	buf = jsonx.AppendQuote(buf, r.Version)
+	buf = append(buf, `,"meta":{"last_updated":`...)
+	buf = jsonx.AppendQuote(buf, r.LastUpdated)
+	buf = append(buf, `},"data":{"servers":`...)
+	_, _ = w.Write(buf)
+	comma, open, closing := []byte{','}, []byte{'['}, []byte{']'}
+	write(open)
 	for i, s := range r.Servers {
 		if i > 0 {
-			dst = append(dst, ',')
+			write(comma)
 		}
-		dst = s.AppendJSON(dst)
+		if s.text != nil {
+			write(s.text)
+			continue
+		}
+		buf = s.AppendJSON(buf[:0])
+		write(buf)
 	}
-	dst = append(dst, ']')
+	write(closing)
+	buf = buf[:0]
 	for _, m := range r.DataExtra {
-		dst = append(dst, ',')
-		dst = jsonx.AppendQuote(dst, m.Key)
-		dst = append(dst, ':')
-		dst = jsonx.AppendCompact(dst, m.Value)
+		buf = append(buf, ',')
+		buf = jsonx.AppendQuote(buf, m.Key)
+		buf = append(buf, ':')
+		buf = jsonx.AppendCompact(buf, m.Value)
 	}
-	return append(dst, "}}"...)
+	buf = append(buf, "}}"...)
+	_, _ = w.Write(buf)
+}
+
+// CompactLen returns the length of AppendJSON's output — exactly when every
+// entry is compact (read from compact data, or built in memory), otherwise an
+// upper bound — so that a caller can allocate a large document once.
+func (r *Registry) CompactLen() int {
+	n := len(`{"$schema":,"version":,"meta":{"last_updated":},"data":{"servers":[]}}`) +
+		quotedLen(r.Schema) + quotedLen(r.Version) + quotedLen(r.LastUpdated)
+	for i, s := range r.Servers {
+		if i > 0 {
+			n++
+		}
+		n += s.compactLen()
+	}
+	for _, m := range r.DataExtra {
+		n += 2 + quotedLen(m.Key) + len(m.Value)
+	}
+	return n
 }
 
 // MarshalJSON writes the document as compact JSON.
 func (r *Registry) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil }
 
 // Encode returns the document as the CLI prints it: two-space indented JSON
-// with a trailing newline.
+// with a trailing newline — the bytes json.Indent makes of AppendJSON's,
+// written in one pass.
 func (r *Registry) Encode() []byte {
-	compact := r.AppendJSON(nil)
-	var buf bytes.Buffer
-	buf.Grow(len(compact) + len(compact)/2)
-	if err := json.Indent(&buf, compact, "", "  "); err != nil {
-		// AppendJSON only writes valid JSON; keep the compact form if not.
-		return append(compact, '\n')
+	return r.appendIndent(nil)
+}
+
+func (r *Registry) appendIndent(dst []byte) []byte {
+	dst = append(dst, '{')
+	dst = jsonx.AppendNewline(dst, 1)
+	dst = append(dst, `"$schema": `...)
+	dst = jsonx.AppendQuote(dst, r.Schema)
+	dst = append(dst, ',')
+	dst = jsonx.AppendNewline(dst, 1)
+	dst = append(dst, `"version": `...)
+	dst = jsonx.AppendQuote(dst, r.Version)
+	dst = append(dst, ',')
+	dst = jsonx.AppendNewline(dst, 1)
+	dst = append(dst, `"meta": {`...)
+	dst = jsonx.AppendNewline(dst, 2)
+	dst = append(dst, `"last_updated": `...)
+	dst = jsonx.AppendQuote(dst, r.LastUpdated)
+	dst = jsonx.AppendNewline(dst, 1)
+	dst = append(dst, "},"...)
+	dst = jsonx.AppendNewline(dst, 1)
+	dst = append(dst, `"data": {`...)
+	dst = jsonx.AppendNewline(dst, 2)
+	dst = append(dst, `"servers": [`...)
+	for i, s := range r.Servers {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendNewline(dst, 3)
+		dst = s.appendIndent(dst, 3)
 	}
-	buf.WriteByte('\n')
-	return buf.Bytes()
+	if len(r.Servers) > 0 {
+		dst = jsonx.AppendNewline(dst, 2)
+	}
+	dst = append(dst, ']')
+	for _, m := range r.DataExtra {
+		dst = append(dst, ',')
+		dst = jsonx.AppendNewline(dst, 2)
+		dst = jsonx.AppendQuote(dst, m.Key)
+		dst = append(dst, ':', ' ')
+		dst = jsonx.AppendIndent(dst, m.Value, 2)
+	}
+	dst = jsonx.AppendNewline(dst, 1)
+	dst = append(dst, '}')
+	dst = jsonx.AppendNewline(dst, 0)
+	return append(dst, '}', '\n')
 }
 
 // ParseOptions controls Parse.
@@ -166,8 +260,17 @@ func (o ParseOptions) field(path string) string {
 func DetectFormat(data []byte) (Format, error) {
 	ms, err := jsonx.Members(data)
 	if err != nil {
-		return "", fmt.Errorf("registry data is %s, not an object", describeKind(data))
+		return "", notAnObject(data)
 	}
+	return detectFormat(ms)
+}
+
+func notAnObject(data []byte) error {
+	return fmt.Errorf("registry data is %s, not an object", describeKind(data))
+}
+
+// detectFormat is DetectFormat on the top-level members.
+func detectFormat(ms []jsonx.Member) (Format, error) {
 	var legacy bool
 	var keys []string
 	for _, m := range ms {
@@ -211,12 +314,21 @@ func DetectFormat(data []byte) (Format, error) {
 // upstream validity rules (see Normalize and Validate).
 func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	var ds Diagnostics
-	if !json.Valid(data) {
+	// One pass validates the data and splits it, down to the members of
+	// each upstream entry.
+	sc, valid := scan(data)
+	if !valid {
 		ds = append(ds, Errorf(ReasonInvalidJSON, opts.Source, opts.field(""), "%s", jsonError(data)))
 		return nil, ds
 	}
 	format := opts.Format
-	detected, derr := DetectFormat(data)
+	var detected Format
+	var derr error
+	if sc.object {
+		detected, derr = detectFormat(sc.top)
+	} else {
+		derr = notAnObject(data)
+	}
 	if format == FormatAuto {
 		if derr != nil {
 			ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format: %v", derr))
@@ -233,7 +345,7 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	}
 	switch format {
 	case FormatUpstream:
-		return parseUpstream(data, opts)
+		return parseUpstream(sc, opts)
 	case FormatList:
 		return parseList(data, opts)
 	case FormatToolHive:
@@ -257,12 +369,11 @@ func jsonError(data []byte) string {
 	return "invalid JSON"
 }
 
-func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 	var ds Diagnostics
-	top, _ := jsonx.Members(data) // DetectFormat accepted it
-	top = lastOfEachKey(top)
+	top := lastOfEachKey(sc.top)
 	reg := &Registry{}
-	var servers json.RawMessage
+	var data, servers json.RawMessage
 	for _, m := range top {
 		switch m.Key {
 		case "$schema":
@@ -278,7 +389,11 @@ func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 				}
 			}
 		case "data":
-			dm, _ := jsonx.Members(m.Value)
+			data = m.Value
+			dm := sc.dataMembers
+			if !same(data, sc.data) {
+				dm, _ = jsonx.Members(data)
+			}
 			for _, d := range lastOfEachKey(dm) {
 				if d.Key == "servers" {
 					servers = d.Value
@@ -291,6 +406,25 @@ func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	if servers == nil || jsonx.Kind(servers) == 'n' {
 		return reg, ds
 	}
+	list := opts.field("data.servers")
+	if entries := sc.upstreamCapture(data, servers); entries != nil {
+		// The entries scan split: no second pass over them.
+		slab := make([]Server, len(entries))
+		reg.Servers = make([]*Server, 0, len(entries))
+		for i := range entries {
+			e := &entries[i]
+			if !e.object {
+				ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(e.raw)))
+				continue
+			}
+			s := &slab[i]
+			sc.serverFrom(s, e)
+			if !addUpstreamServer(reg, s, list, i, opts, &ds) {
+				slab[i] = Server{}
+			}
+		}
+		return reg, ds
+	}
 	els, err := jsonx.Elements(servers)
 	if err != nil {
 		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field("data.servers"), "data.servers is %s, not an array", describeKind(servers)))
@@ -298,20 +432,26 @@ func parseUpstream(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	}
 	reg.Servers = make([]*Server, 0, len(els))
 	for i, el := range els {
-		field := opts.field(fmt.Sprintf("data.servers[%d]", i))
 		s, err := parseValidServer(el)
 		if err != nil {
-			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, field, "skipped: %v", err))
+			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: %v", err))
 			continue
 		}
-		if s.Name() == "" {
-			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, field+".name", "skipped: server entry has no name"))
-			continue
-		}
-		s.origin = field
-		reg.Servers = append(reg.Servers, s)
+		addUpstreamServer(reg, s, list, i, opts, &ds)
 	}
 	return reg, ds
+}
+
+// addUpstreamServer adds entry i of data.servers to reg, unless it has no
+// name, and reports whether it did.
+func addUpstreamServer(reg *Registry, s *Server, list string, i int, opts ParseOptions, ds *Diagnostics) bool {
+	if s.Name() == "" {
+		*ds = append(*ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d].name", list, i), "skipped: server entry has no name"))
+		return false
+	}
+	s.setOriginElement(list, i)
+	reg.Servers = append(reg.Servers, s)
+	return true
 }
 
 var docVersionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)

@@ -3,7 +3,9 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
@@ -34,21 +36,41 @@ const ToolHivePublisher = "io.github.stacklok"
 // Server is one upstream MCP server entry (server.json). It keeps every member of
 // the JSON object in input order as raw bytes, so fields the library does not
 // interpret (packages, icons, _meta, unknown keys) come out exactly as they went
-// in. The fields the library reads are decoded once and cached.
+// in. The name is decoded once and cached; other fields when asked for.
 //
 // The zero value is an empty entry. A Server parsed from bytes aliases them: do
 // not modify the input afterwards.
 type Server struct {
-	members     []jsonx.Member
-	name        string
-	description string
-	version     string
+	members []jsonx.Member
+	name    string
+	// origin is the field path the entry was read from or, when
+	// originIndex > 0, the path of the list it is element originIndex-1 of:
+	// Parse records list and index and Origin joins them only when asked,
+	// since a merge of many entries asks for few.
 	origin      string
+	originIndex int
+	// compact is set when no member value has whitespace outside strings,
+	// so AppendJSON can copy values without looking for it.
+	compact bool
+	// text, while the entry is unchanged since it was read, is what
+	// AppendJSON writes: the entry's own bytes, when they are compact with
+	// every key written as AppendQuote writes it. Writing a large merge is
+	// then one copy per entry.
+	text []byte
+	// raw is the entry's text as read and index, when indexed, where its
+	// objects and arrays lie in raw, recorded by the pass that validated the
+	// JSON (bigNumbers: whether it holds a number that may not fit a
+	// float64). ValidateServer uses them for the member values still
+	// aliasing raw instead of indexing each value again.
+	raw        []byte
+	index      []jsonx.Span
+	indexed    bool
+	bigNumbers bool
 }
 
 // NewServer returns an entry with $schema, name, description and version set.
 func NewServer(name, description, version string) *Server {
-	s := &Server{}
+	s := &Server{compact: true}
 	s.Set(KeySchema, jsonx.Quote(ServerSchemaURL))
 	s.SetName(name)
 	s.SetDescription(description)
@@ -71,23 +93,23 @@ func parseValidServer(data []byte) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server entry is %s", describeKind(data))
 	}
-	s := &Server{members: ms}
+	s := &Server{members: ms, compact: !jsonx.HasSpace(data)}
 	// Later duplicates of a key win, as in encoding/json; drop the earlier ones
 	// so that output never carries two members with one key.
 	if hasDuplicateKeys(ms) {
 		s.members = dedupeMembers(ms)
 	}
+	s.readCached()
+	return s, nil
+}
+
+// readCached decodes the members the Server caches.
+func (s *Server) readCached() {
 	for _, m := range s.members {
-		switch m.Key {
-		case KeyName:
+		if m.Key == KeyName {
 			s.name, _ = jsonx.String(m.Value)
-		case KeyDescription:
-			s.description, _ = jsonx.String(m.Value)
-		case KeyVersion:
-			s.version, _ = jsonx.String(m.Value)
 		}
 	}
-	return s, nil
 }
 
 func hasDuplicateKeys(ms []jsonx.Member) bool {
@@ -146,19 +168,36 @@ func describeKind(raw []byte) string {
 // Origin is the field path the entry was read from (for example
 // "data[registry.json].data.servers[3]" or "servers[github]"), set by Parse so
 // that later diagnostics point at the input; "" for entries built in memory.
-func (s *Server) Origin() string { return s.origin }
+func (s *Server) Origin() string {
+	if s.originIndex > 0 {
+		return s.origin + "[" + strconv.Itoa(s.originIndex-1) + "]"
+	}
+	return s.origin
+}
 
 // SetOrigin sets the field path diagnostics use for the entry.
-func (s *Server) SetOrigin(field string) { s.origin = field }
+func (s *Server) SetOrigin(field string) { s.origin, s.originIndex = field, 0 }
+
+// setOriginElement records that the entry is element i of the list at path.
+func (s *Server) setOriginElement(path string, i int) { s.origin, s.originIndex = path, i+1 }
 
 // Name returns the entry's name, or "" when absent or not a string.
 func (s *Server) Name() string { return s.name }
 
-// Description returns the entry's description, or "".
-func (s *Server) Description() string { return s.description }
+// Description returns the entry's description, or "". It is decoded when
+// asked for: a merge checks the descriptions of many entries without
+// decoding them.
+func (s *Server) Description() string { return s.stringMember(KeyDescription) }
 
 // Version returns the entry's version, or "".
-func (s *Server) Version() string { return s.version }
+func (s *Server) Version() string { return s.stringMember(KeyVersion) }
+
+// stringMember returns the decoded string value of a top-level key, or "".
+func (s *Server) stringMember(key string) string {
+	v, _ := s.Get(key)
+	str, _ := jsonx.String(v)
+	return str
+}
 
 // Title returns the entry's title, or "".
 func (s *Server) Title() string {
@@ -175,17 +214,16 @@ func (s *Server) SetName(name string) {
 
 // SetDescription sets "description".
 func (s *Server) SetDescription(d string) {
-	s.description = d
 	s.Set(KeyDescription, jsonx.Quote(d))
 }
 
 // SetVersion sets "version".
 func (s *Server) SetVersion(v string) {
-	s.version = v
 	s.Set(KeyVersion, jsonx.Quote(v))
 }
 
-// Get returns the raw value of a top-level key.
+// Get returns the raw value of a top-level key. It shares memory with the
+// data the entry was parsed from (which may be a string's): do not modify it.
 func (s *Server) Get(key string) (json.RawMessage, bool) {
 	for _, m := range s.members {
 		if m.Key == key {
@@ -196,15 +234,14 @@ func (s *Server) Get(key string) (json.RawMessage, bool) {
 }
 
 // Set replaces the raw value of a top-level key in place, or appends the key.
-// value must be valid JSON; the cached name, description and version follow it.
+// value must be valid JSON; the cached name follows it.
 func (s *Server) Set(key string, value json.RawMessage) {
-	switch key {
-	case KeyName:
+	if key == KeyName {
 		s.name, _ = jsonx.String(value)
-	case KeyDescription:
-		s.description, _ = jsonx.String(value)
-	case KeyVersion:
-		s.version, _ = jsonx.String(value)
+	}
+	s.text = nil
+	if s.compact && hasSpace(value) {
+		s.compact = false
 	}
 	for i := range s.members {
 		if s.members[i].Key == key {
@@ -217,14 +254,10 @@ func (s *Server) Set(key string, value json.RawMessage) {
 
 // Delete removes a top-level key.
 func (s *Server) Delete(key string) {
+	s.text = nil
 	s.members = slices.DeleteFunc(s.members, func(m jsonx.Member) bool { return m.Key == key })
-	switch key {
-	case KeyName:
+	if key == KeyName {
 		s.name = ""
-	case KeyDescription:
-		s.description = ""
-	case KeyVersion:
-		s.version = ""
 	}
 }
 
@@ -280,6 +313,30 @@ func (s *Server) Remotes() []Remote {
 		out = append(out, r)
 	}
 	return out
+}
+
+// RemoteURLs yields the non-empty "url" of each remote, in order: the URLs
+// of Remotes, read without building them.
+func (s *Server) RemoteURLs() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		raw, ok := s.Get(KeyRemotes)
+		if !ok {
+			return
+		}
+		_ = jsonx.ForEachElement(raw, func(el []byte) bool {
+			var url []byte
+			_ = jsonx.ForEachMember(el, func(k, v []byte) bool {
+				if jsonx.KeyIs(k, "url") {
+					url = v // the last one counts, as in Remotes
+				}
+				return true
+			})
+			if u, _ := jsonx.String(url); u != "" {
+				return yield(u)
+			}
+			return true
+		})
+	}
 }
 
 // SetRemotes replaces "remotes". A Remote with Raw set is written as Raw;
@@ -406,6 +463,9 @@ func finishTags(tags []string) []string {
 
 // AppendJSON appends the entry as compact JSON, members in order.
 func (s *Server) AppendJSON(dst []byte) []byte {
+	if s.text != nil {
+		return append(dst, s.text...)
+	}
 	dst = append(dst, '{')
 	for i, m := range s.members {
 		if i > 0 {
@@ -413,8 +473,71 @@ func (s *Server) AppendJSON(dst []byte) []byte {
 		}
 		dst = jsonx.AppendQuote(dst, m.Key)
 		dst = append(dst, ':')
-		dst = jsonx.AppendCompact(dst, m.Value)
+		switch {
+		case s.compact:
+			dst = append(dst, m.Value...)
+		case s.fromRaw(m.Value):
+			dst = jsonx.AppendCompactValid(dst, m.Value) // validated by Parse
+		default:
+			dst = jsonx.AppendCompact(dst, m.Value)
+		}
 	}
+	return append(dst, '}')
+}
+
+// fromRaw reports whether value lies in the text the entry was read from,
+// which Parse validated.
+func (s *Server) fromRaw(value []byte) bool {
+	if len(s.raw) == 0 || len(value) == 0 {
+		return false
+	}
+	off := cap(s.raw) - cap(value)
+	return off >= 0 && off+len(value) <= len(s.raw) && &s.raw[off] == &value[0]
+}
+
+// compactLen returns len(s.AppendJSON(nil)), or an upper bound of it when
+// the entry is not compact.
+func (s *Server) compactLen() int {
+	if s.text != nil {
+		return len(s.text)
+	}
+	n := 2 // braces
+	if len(s.members) > 1 {
+		n += len(s.members) - 1 // commas
+	}
+	for _, m := range s.members {
+		n += quotedLen(m.Key) + 1 + len(m.Value)
+	}
+	return n
+}
+
+// quotedLen is len(jsonx.AppendQuote(nil, s)), without allocating in the
+// common case of a string that needs no escaping.
+func quotedLen(s string) int {
+	if n, ok := jsonx.PlainQuotedLen(s); ok {
+		return n
+	}
+	return len(jsonx.Quote(s))
+}
+
+// appendIndent appends the entry as the CLI writes it inside a document,
+// depth levels deep: what json.Indent with two spaces makes of AppendJSON's
+// bytes, written in one pass.
+func (s *Server) appendIndent(dst []byte, depth int) []byte {
+	if len(s.members) == 0 {
+		return append(dst, "{}"...)
+	}
+	dst = append(dst, '{')
+	for i, m := range s.members {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = jsonx.AppendNewline(dst, depth+1)
+		dst = jsonx.AppendQuote(dst, m.Key)
+		dst = append(dst, ':', ' ')
+		dst = jsonx.AppendIndent(dst, m.Value, depth+1)
+	}
+	dst = jsonx.AppendNewline(dst, depth)
 	return append(dst, '}')
 }
 

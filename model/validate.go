@@ -43,6 +43,14 @@ const (
 // valid. strict reports the official registry's stricter rule separately:
 // a name that passes the schema but not that rule returns ("", "why").
 func CheckName(name string) (invalid, strict string) {
+	if plainValidName(name) {
+		return "", ""
+	}
+	return checkName(name)
+}
+
+// checkName is CheckName without its fast path.
+func checkName(name string) (invalid, strict string) {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n < NameMinLen:
@@ -59,6 +67,33 @@ func CheckName(name string) (invalid, strict string) {
 		return "", fmt.Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name)
 	}
 	return "", ""
+}
+
+// plainValidName reports, in one pass, whether name passes every rule
+// CheckName applies — the common case of a merge, where every entry's name is
+// checked. Anything else (non-ASCII, a broken rule) is left to CheckName's
+// own checks, which say what is wrong.
+func plainValidName(name string) bool {
+	if len(name) < NameMinLen || len(name) > NameMaxLen {
+		return false
+	}
+	slash := -1
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case isAlnum(c) || c == '.' || c == '-':
+		case c == '_' && slash >= 0: // the server part only
+		case c == '/' && slash < 0:
+			slash = i
+		default:
+			return false
+		}
+	}
+	if slash < 0 {
+		return false
+	}
+	ns, server := name[:slash], name[slash+1:]
+	return len(ns) >= 2 && isAlnum(ns[0]) && isAlnum(ns[len(ns)-1]) &&
+		len(server) >= 2 && isAlnum(server[0]) && isAlnum(server[len(server)-1])
 }
 
 func abbreviate(s string) string {
@@ -90,6 +125,9 @@ func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
 	return v.ds
 }
 
+// serverSchemaLiteral is ServerSchemaURL as a JSON string literal.
+const serverSchemaLiteral = `"` + ServerSchemaURL + `"`
+
 func (v *validator) entry() {
 	s := v.server
 	var title []byte
@@ -99,11 +137,13 @@ func (v *validator) entry() {
 		v.inName(m.Key)
 		// One pass over a container member indexes its nested containers
 		// and finds any number ToolHive cannot decode.
-		v.index.n = 0
+		v.index.n, v.index.spans = 0, nil
 		huge := false
 		switch jsonx.Kind(m.Value) {
 		case '{', '[':
-			huge = v.index.build(m.Value)
+			if !v.index.useEntryIndex(s, m.Value) {
+				huge = v.index.build(m.Value)
+			}
 		case '0':
 			huge = numberOverflows(m.Value)
 		}
@@ -117,6 +157,11 @@ func (v *validator) entry() {
 		case KeyVersion:
 			version, hasVersion, versionIsStr = m.Value, true, isJSONString(m.Value)
 		case KeySchema, "websiteUrl":
+			// Nearly every entry names the one server.json schema: a URI,
+			// known without parsing it again.
+			if m.Key == KeySchema && string(m.Value) == serverSchemaLiteral {
+				break
+			}
 			v.str(m.Value, ruleURI)
 		case "repository":
 			v.repository(m.Value)
@@ -153,15 +198,21 @@ func (v *validator) entry() {
 		}
 	}
 
-	switch d := s.Description(); {
+	// The description and version are read from their raw values (keys do
+	// not repeat in a Server) without decoding them into strings.
+	var d []byte
+	if descriptionIsStr {
+		d, _ = plainString(description)
+	}
+	switch {
 	case !hasDescription:
 		bad(KeyDescription, "description is required")
 	case !descriptionIsStr:
 		bad(KeyDescription, "description must be a string, not %s", show(description))
-	case d == "":
+	case len(d) == 0:
 		bad(KeyDescription, "description is empty; it must be 1 to %d characters", DescriptionMaxLen)
 	default:
-		if n := utf8.RuneCountInString(d); n > DescriptionMaxLen {
+		if n := utf8.RuneCount(d); n > DescriptionMaxLen {
 			v.ds = append(v.ds, Errorf(ReasonDescriptionTooLong, v.obj, joinField(v.prefix, KeyDescription),
 				"%sdescription is %d characters; the maximum is %d", v.labelText(), n, DescriptionMaxLen))
 		}
@@ -175,16 +226,20 @@ func (v *validator) entry() {
 		}
 	}
 
-	switch ver := s.Version(); {
+	var ver []byte
+	if versionIsStr {
+		ver, _ = plainString(version)
+	}
+	switch {
 	case !hasVersion:
 		bad(KeyVersion, "version is required")
 	case !versionIsStr:
 		bad(KeyVersion, "version must be a string, not %s", show(version))
-	case ver == "":
+	case len(ver) == 0:
 		bad(KeyVersion, "version is empty")
-	case utf8.RuneCountInString(ver) > VersionMaxLen:
+	case utf8.RuneCount(ver) > VersionMaxLen:
 		bad(KeyVersion, "version is longer than %d characters", VersionMaxLen)
-	case ver == "latest":
+	case string(ver) == "latest":
 		bad(KeyVersion, "version must not be \"latest\"; use a specific version")
 	}
 }

@@ -54,7 +54,7 @@ func membersOf(raw []byte, dst []rawMember, idx *containerIndex) (ms []rawMember
 			return dst, false
 		}
 		key := raw[i+1 : end-1]
-		if bytes.IndexByte(key, '\\') >= 0 || !isPlainUTF8(key) {
+		if !plainKey(key) {
 			// Decoded as encoding/json does, so that repeated keys match.
 			k, ok := jsonx.String(raw[i:end])
 			if !ok {
@@ -85,6 +85,17 @@ func membersOf(raw []byte, dst []rawMember, idx *containerIndex) (ms []rawMember
 		i = skipWS(raw, i+1)
 	}
 	return dropShadowed(ms), true
+}
+
+// plainKey reports whether a key literal's contents are ASCII without
+// escapes, and so equal to the decoded key, in one loop over a short key.
+func plainKey(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // dropShadowed removes, in place, members whose key appears again later.
@@ -144,17 +155,11 @@ func skipWS(d []byte, i int) int {
 	return i
 }
 
-// skipStr returns the index just past the string literal starting at i, or -1.
+// skipStr returns the index just past the string literal starting at i, or
+// -1. jsonx.StringEnd looks at eight bytes at a time; most strings of an
+// entry are short, where a call of IndexByte per quote costs more.
 func skipStr(d []byte, i int) int {
-	for j := i + 1; j < len(d); j++ {
-		switch d[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
+	return jsonx.StringEnd(d, i)
 }
 
 // skipVal returns the index just past the value starting at i, or -1.
@@ -211,16 +216,30 @@ type containerIndex struct {
 	n     int
 	start [indexSize]int32
 	end   [indexSize]int32
+	// spans, when set, index base instead of start and end: those Parse
+	// recorded for the whole entry (Server.index).
+	spans []jsonx.Span
+}
+
+// useEntryIndex makes x the index Parse recorded for s, when value lies in
+// the text it covers and no number of the entry needs the scan of build.
+// It reports whether it did.
+func (x *containerIndex) useEntryIndex(s *Server, value []byte) bool {
+	if !s.indexed || s.bigNumbers || !s.fromRaw(value) {
+		return false
+	}
+	x.base, x.spans, x.n = s.raw, s.index, 0
+	return true
 }
 
 // indexSize bounds the containers indexed; later ones are scanned as usual.
-const indexSize = 256
+const indexSize = 64
 
 // build indexes the containers of base. It reports whether base holds a
 // number encoding/json cannot decode into a float64 (see hasHugeNumber),
 // which the same pass finds.
 func (x *containerIndex) build(base []byte) (huge bool) {
-	x.base, x.n = base, 0
+	x.base, x.n, x.spans = base, 0, nil
 	if len(base) > math.MaxInt32 {
 		x.base = nil
 		return hasHugeNumber(base)
@@ -271,7 +290,7 @@ func (x *containerIndex) build(base []byte) (huge bool) {
 // indexed bytes comes from the capacities of the two slices (subslicing
 // keeps the end of the backing array) and is confirmed by identity.
 func (x *containerIndex) skip(raw []byte, i int) int {
-	if x == nil || x.n == 0 || i >= len(raw) || (raw[i] != '{' && raw[i] != '[') {
+	if x == nil || x.n == 0 && x.spans == nil || i >= len(raw) || (raw[i] != '{' && raw[i] != '[') {
 		return skipVal(raw, i)
 	}
 	off := cap(x.base) - cap(raw)
@@ -279,6 +298,23 @@ func (x *containerIndex) skip(raw []byte, i int) int {
 		return skipVal(raw, i)
 	}
 	at := off + i
+	if x.spans != nil {
+		lo, hi := 0, len(x.spans)
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if int(x.spans[m].Start) < at {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(x.spans) && int(x.spans[lo].Start) == at && x.spans[lo].End > 0 {
+			if end := int(x.spans[lo].End) - off; end <= len(raw) {
+				return end
+			}
+		}
+		return skipVal(raw, i)
+	}
 	lo, hi := 0, x.n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)

@@ -167,15 +167,25 @@ type Assigned struct {
 // documentation). The i-th outcome belongs to the i-th copy. Copies sharing a
 // name are the conflicting ones; callers drop duplicates inside one source
 // beforehand if they do not want them renamed.
-func Assign(copies []Copy) []Assigned {
-	a := assigner{
-		copies: copies,
-		out:    make([]Assigned, len(copies)),
-		taken:  make(map[string]struct{}, len(copies)),
-	}
+func Assign(copies []Copy) []Assigned { return AssignAmong(copies, nil) }
+
+// AssignAmong is Assign for a caller that renames a few copies among many
+// names, without passing them all: copies are the copies that may need a new
+// name (with every copy of each name among them), and kept, when not nil,
+// reports the names of all the other copies, which keep them. The outcomes
+// are those Assign gives the same copies when passed with the others; a
+// merge of many servers with few conflicts names only the conflicting ones.
+func AssignAmong(copies []Copy, kept func(name string) bool) []Assigned {
 	count := make(map[string]int, len(copies))
 	for _, c := range copies {
 		count[c.Name]++
+	}
+	a := assigner{
+		copies: copies,
+		out:    make([]Assigned, len(copies)),
+		count:  count,
+		kept:   kept,
+		taken:  map[string]struct{}{},
 	}
 	var long, conflicting []int
 	for i, c := range copies {
@@ -185,8 +195,10 @@ func Assign(copies []Copy) []Assigned {
 		case utf8.RuneCountInString(c.Name) > MaxLen:
 			long = append(long, i)
 		default:
-			// Unique names are distinct from each other by definition.
-			a.accept(i, c.Name, c.Name, Kept)
+			// Unique names are distinct from each other by definition, and
+			// taken (isTaken reads count), so they need no entry in taken:
+			// at scale, most names are kept.
+			a.out[i] = Assigned{Name: c.Name, Step: Kept, Full: c.Name}
 		}
 	}
 	rest := a.stage(long, Kept, func(c Copy) string { return c.Name })
@@ -200,12 +212,27 @@ func Assign(copies []Copy) []Assigned {
 type assigner struct {
 	copies []Copy
 	out    []Assigned
-	taken  map[string]struct{}
+	// count is the number of copies of each input name.
+	count map[string]int
+	// kept reports the names of copies not passed, which keep them.
+	kept func(string) bool
+	// taken holds the names given by the stages, besides the kept ones.
+	taken map[string]struct{}
 }
 
 func (a *assigner) accept(i int, name, full string, step Step) {
 	a.out[i] = Assigned{Name: name, Step: step, Shortened: name != full, Full: full}
 	a.taken[name] = struct{}{}
+}
+
+// isTaken reports whether a name is given already: kept as the unique name
+// of a copy, or given by a stage.
+func (a *assigner) isTaken(name string) bool {
+	if a.count[name] == 1 && utf8.RuneCountInString(name) <= MaxLen || a.kept != nil && a.kept(name) {
+		return true
+	}
+	_, taken := a.taken[name]
+	return taken
 }
 
 // stage lets each copy of idx propose a name; a proposal is accepted when no
@@ -224,7 +251,7 @@ func (a *assigner) stage(idx []int, step Step, propose func(Copy) string) (rejec
 		count[short[k]]++
 	}
 	for k, i := range idx {
-		if _, taken := a.taken[short[k]]; taken || count[short[k]] > 1 {
+		if a.isTaken(short[k]) || count[short[k]] > 1 {
 			rejected = append(rejected, i)
 			continue
 		}
@@ -256,7 +283,7 @@ func (a *assigner) suffix(idx []int, count map[string]int) {
 		for n := 2; ; n++ {
 			full := b + "-" + strconv.Itoa(n)
 			name := Shorten(full)
-			if _, taken := a.taken[name]; !taken {
+			if !a.isTaken(name) {
 				a.accept(i, name, full, Suffixed)
 				break
 			}

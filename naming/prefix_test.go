@@ -298,6 +298,37 @@ func TestAssignProperties(t *testing.T) {
 	})
 }
 
+// TestAssignAmong: naming only the copies that may need a new name, with the
+// kept names of the others reported by a function, gives them the outcomes
+// Assign gives them among all copies.
+func TestAssignAmong(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		copies := drawCopies(t)
+		all := Assign(copies)
+		count := map[string]int{}
+		for _, c := range copies {
+			count[c.Name]++
+		}
+		var some []Copy
+		var at []int
+		keptNames := map[string]bool{}
+		for i, c := range copies {
+			if count[c.Name] > 1 || utf8.RuneCountInString(c.Name) > MaxLen {
+				some = append(some, c)
+				at = append(at, i)
+			} else {
+				keptNames[c.Name] = true
+			}
+		}
+		got := AssignAmong(some, func(name string) bool { return keptNames[name] })
+		for k, i := range at {
+			if got[k] != all[i] {
+				t.Fatalf("copy %v: %+v among all copies, %+v named alone", copies[i], all[i], got[k])
+			}
+		}
+	})
+}
+
 func ExampleAssign() {
 	for _, a := range Assign([]Copy{
 		{Name: "io.github.stacklok/github-mcp", Source: "team-a"},

@@ -10,8 +10,11 @@ package jsonx
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -56,7 +59,10 @@ func Members(data []byte) ([]Member, error) {
 	if i < len(data) && data[i] == '}' {
 		return []Member{}, nil
 	}
-	var out []Member
+	// Collect on the stack and copy once: one allocation of the exact size
+	// for the objects of registry entries, which rarely have more members.
+	var buf [16]Member
+	out := buf[:0]
 	for {
 		if i >= len(data) || data[i] != '"' {
 			return nil, errMalformed
@@ -65,7 +71,7 @@ func Members(data []byte) ([]Member, error) {
 		if err != nil {
 			return nil, err
 		}
-		key, err := unquote(data[i:end])
+		key, err := keyString(data[i:end])
 		if err != nil {
 			return nil, err
 		}
@@ -84,13 +90,22 @@ func Members(data []byte) ([]Member, error) {
 			return nil, errMalformed
 		}
 		if data[i] == '}' {
-			return out, nil
+			return slices.Clone(out), nil
 		}
 		if data[i] != ',' {
 			return nil, errMalformed
 		}
 		i = skipSpace(data, i+1)
 	}
+}
+
+// keyString decodes a key literal, without allocating for the keys of the
+// registry formats.
+func keyString(lit []byte) (string, error) {
+	if k, id := internKey(lit[1 : len(lit)-1]); id > 0 {
+		return k, nil
+	}
+	return unquote(lit)
 }
 
 // Elements splits a JSON array into its elements, in input order.
@@ -103,7 +118,8 @@ func Elements(data []byte) ([]json.RawMessage, error) {
 	if i < len(data) && data[i] == ']' {
 		return []json.RawMessage{}, nil
 	}
-	var out []json.RawMessage
+	var buf [16]json.RawMessage
+	out := buf[:0]
 	for {
 		vend, err := skipValue(data, i)
 		if err != nil {
@@ -115,13 +131,108 @@ func Elements(data []byte) ([]json.RawMessage, error) {
 			return nil, errMalformed
 		}
 		if data[i] == ']' {
-			return out, nil
+			return slices.Clone(out), nil
 		}
 		if data[i] != ',' {
 			return nil, errMalformed
 		}
 		i = skipSpace(data, i+1)
 	}
+}
+
+// ForEachMember calls fn with the key and the value of each member of a JSON
+// object, in order, until fn returns false; key is the raw literal between
+// its quotes (see KeyIs). Unlike Members it allocates nothing.
+func ForEachMember(data []byte, fn func(key, value []byte) bool) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return ErrNotObject
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return nil
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return errMalformed
+		}
+		end, err := skipString(data, i)
+		if err != nil {
+			return err
+		}
+		key := data[i+1 : end-1]
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return errMalformed
+		}
+		i = skipSpace(data, i+1)
+		vend, err := skipValue(data, i)
+		if err != nil {
+			return err
+		}
+		if !fn(key, data[i:vend]) {
+			return nil
+		}
+		i = skipSpace(data, vend)
+		if i >= len(data) {
+			return errMalformed
+		}
+		if data[i] == '}' {
+			return nil
+		}
+		if data[i] != ',' {
+			return errMalformed
+		}
+		i = skipSpace(data, i+1)
+	}
+}
+
+// ForEachElement calls fn with each element of a JSON array, in order, until
+// fn returns false. Unlike Elements it allocates nothing.
+func ForEachElement(data []byte, fn func(value []byte) bool) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return ErrNotArray
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return nil
+	}
+	for {
+		vend, err := skipValue(data, i)
+		if err != nil {
+			return err
+		}
+		if !fn(data[i:vend]) {
+			return nil
+		}
+		i = skipSpace(data, vend)
+		if i >= len(data) {
+			return errMalformed
+		}
+		if data[i] == ']' {
+			return nil
+		}
+		if data[i] != ',' {
+			return errMalformed
+		}
+		i = skipSpace(data, i+1)
+	}
+}
+
+// KeyIs reports whether a raw key literal (between its quotes, as
+// ForEachMember passes it) decodes to key.
+func KeyIs(raw []byte, key string) bool {
+	if string(raw) == key {
+		return true
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return false
+	}
+	lit := make([]byte, 0, len(raw)+2)
+	lit = append(append(append(lit, '"'), raw...), '"')
+	s, err := unquote(lit)
+	return err == nil && s == key
 }
 
 // String decodes a raw JSON string value. ok is false when raw is not a string.
@@ -161,6 +272,14 @@ func AppendQuote(dst []byte, s string) []byte {
 	return append(dst, Quote(s)...)
 }
 
+// PlainQuotedLen returns len(AppendQuote(nil, s)) when s needs no escaping.
+func PlainQuotedLen(s string) (int, bool) {
+	if isPlain(s) {
+		return len(s) + 2, true
+	}
+	return 0, false
+}
+
 // isPlain reports whether s needs no escaping at all.
 func isPlain(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -172,18 +291,52 @@ func isPlain(s string) bool {
 	return true
 }
 
-// AppendCompact appends raw to dst with insignificant whitespace removed.
+// AppendCompact appends raw to dst with insignificant whitespace removed,
+// as json.Compact does; raw that is not valid JSON is appended unchanged.
 // Values already compact are copied without a second scan of their structure.
 func AppendCompact(dst []byte, raw []byte) []byte {
+	if !hasSpaceOutsideStrings(raw) || !Valid(raw) {
+		return append(dst, raw...)
+	}
+	return appendCompact(dst, raw)
+}
+
+// AppendCompactValid is AppendCompact for raw already known to be valid
+// JSON (read by a Reader, say): it does not check it again.
+func AppendCompactValid(dst []byte, raw []byte) []byte {
 	if !hasSpaceOutsideStrings(raw) {
 		return append(dst, raw...)
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return append(dst, raw...)
-	}
-	return append(dst, buf.Bytes()...)
+	return appendCompact(dst, raw)
 }
+
+func appendCompact(dst []byte, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		switch raw[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case '"':
+			end := stringEnd(raw, i)
+			if end < 0 {
+				end = len(raw) // not valid JSON after all: copied as it is
+			}
+			dst = append(dst, raw[i:end]...)
+			i = end
+		default:
+			j := i + 1
+			for j < len(raw) && raw[j] != '"' && raw[j] != ' ' && raw[j] != '\t' && raw[j] != '\n' && raw[j] != '\r' {
+				j++
+			}
+			dst = append(dst, raw[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}
+
+// HasSpace reports whether raw has insignificant whitespace: whitespace
+// outside its string literals.
+func HasSpace(raw []byte) bool { return hasSpaceOutsideStrings(raw) }
 
 func hasSpaceOutsideStrings(raw []byte) bool {
 	inStr := false
@@ -222,18 +375,31 @@ func skipSpace(data []byte, i int) int {
 
 // skipString returns the index just past the string literal starting at i.
 func skipString(data []byte, i int) (int, error) {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
-		}
+	if end := stringEnd(data, i); end > 0 {
+		return end, nil
 	}
 	return 0, errMalformed
 }
 
-// skipValue returns the index just past the value starting at i.
+// SWAR constants for skipValue: after OR-ing 0x20 into every byte, '[' and
+// '{' both read 0x7B and ']' and '}' both read 0x7D; no other byte does.
+const (
+	caseLanes  = 0x20 * lo7
+	openLanes  = 0x7B * lo7
+	closeLanes = 0x7D * lo7
+)
+
+// structural returns a word with the high bit set in the lane of each quote
+// or bracket of a little-endian word of 8 bytes; the lowest set bit is exact
+// (see stringSpecials).
+func structural(w uint64) uint64 {
+	y := w | caseLanes
+	o, c, q := y^openLanes, y^closeLanes, w^quoteLanes
+	return ((o-lo7)&^o | (c-lo7)&^c | (q-lo7)&^q) & hi7
+}
+
+// skipValue returns the index just past the value starting at i, in text
+// already validated: it looks only at quotes and brackets.
 func skipValue(data []byte, i int) (int, error) {
 	if i >= len(data) {
 		return 0, errMalformed
@@ -243,24 +409,49 @@ func skipValue(data []byte, i int) (int, error) {
 		return skipString(data, i)
 	case '{', '[':
 		depth := 0
-		for j := i; j < len(data); j++ {
+		j := i
+		for {
+			// Find the next quote or bracket, eight bytes at a time.
+			for {
+				if j+8 > len(data) {
+					for j < len(data) {
+						switch data[j] {
+						case '"', '{', '}', '[', ']':
+						default:
+							j++
+							continue
+						}
+						break
+					}
+					break
+				}
+				if m := structural(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+					j += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				j += 8
+			}
+			if j >= len(data) {
+				return 0, errMalformed
+			}
 			switch data[j] {
 			case '"':
-				end, err := skipString(data, j)
-				if err != nil {
-					return 0, err
+				end := stringEnd(data, j)
+				if end < 0 {
+					return 0, errMalformed
 				}
-				j = end - 1
+				j = end
+				continue
 			case '{', '[':
 				depth++
-			case '}', ']':
+			default: // '}' or ']'
 				depth--
 				if depth == 0 {
 					return j + 1, nil
 				}
 			}
+			j++
 		}
-		return 0, errMalformed
 	default:
 		j := i
 		for j < len(data) {

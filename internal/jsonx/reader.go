@@ -1,0 +1,748 @@
+package jsonx
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+)
+
+// maxDepth is encoding/json's nesting limit: json.Valid rejects a text with
+// more than 10,000 open objects and arrays, so Reader does too.
+const maxDepth = 10000
+
+// ErrSyntax is the error of a Reader that met text json.Valid rejects.
+var ErrSyntax = errors.New("invalid JSON")
+
+// Reader reads one JSON text in a single pass, validating as it goes: it
+// accepts exactly the texts encoding/json.Valid accepts (invalid UTF-8
+// included, nesting up to 10,000 levels). A caller descends into the
+// containers it wants split (BeginObject/NextMember, BeginArray/NextElement)
+// and consumes every other value whole with Skip, which validates it and
+// returns its bytes. Errors are sticky: after the first, every method returns
+// a zero value and Err reports ErrSyntax.
+//
+// Validating and splitting in one pass is what lets a large registry document
+// be read at close to the speed of json.Valid alone, instead of validating it
+// and then scanning it again for each level that is split.
+type Reader struct {
+	data []byte
+	pos  int
+	err  error
+	// first is set when the next NextMember or NextElement is the first of
+	// its container.
+	first bool
+	depth int
+	// lastSpace is the index of the last insignificant whitespace byte read,
+	// -1 if none; a value read at [start, end) is compact when lastSpace < start.
+	lastSpace int
+	// keyLit is the current member's key literal, quotes included.
+	keyLit []byte
+	keyEsc bool
+}
+
+// NewReader returns a Reader of data. It is a value so that a Reader used in
+// one function stays off the heap.
+func NewReader(data []byte) Reader {
+	return Reader{data: data, lastSpace: -1}
+}
+
+// Err returns ErrSyntax when the text read so far is not valid JSON.
+func (r *Reader) Err() error { return r.err }
+
+func (r *Reader) fail() {
+	if r.err == nil {
+		r.err = ErrSyntax
+	}
+	r.pos = len(r.data)
+}
+
+// Pos is the offset of the next byte to read.
+func (r *Reader) Pos() int { return r.pos }
+
+// Len is the length of the text.
+func (r *Reader) Len() int { return len(r.data) }
+
+// Bytes returns the text from start to the current position: the bytes of a
+// container read with Begin/Next from start = Pos() before its Begin.
+func (r *Reader) Bytes(start int) []byte {
+	if r.err != nil || start > r.pos {
+		return nil
+	}
+	return r.data[start:r.pos]
+}
+
+// LastSpace is the offset of the last insignificant whitespace byte read, or
+// -1: a value read from start has no whitespace outside its strings when
+// LastSpace() < start.
+func (r *Reader) LastSpace() int { return r.lastSpace }
+
+func (r *Reader) skipSpace() {
+	i := r.pos
+	for i < len(r.data) {
+		switch r.data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	if i != r.pos {
+		r.lastSpace = i - 1
+		r.pos = i
+	}
+}
+
+// Kind reports the kind of the next value, as the package-level Kind does,
+// without consuming it; 0 at the end of the text or after an error.
+func (r *Reader) Kind() byte {
+	if r.err != nil {
+		return 0
+	}
+	r.skipSpace()
+	if r.pos >= len(r.data) {
+		return 0
+	}
+	switch c := r.data[r.pos]; c {
+	case '{', '[', '"', 't', 'f', 'n':
+		return c
+	}
+	return '0'
+}
+
+// BeginObject consumes the '{' of the next value and reports whether it was
+// one; read its members with NextMember.
+func (r *Reader) BeginObject() bool { return r.begin('{') }
+
+// BeginArray consumes the '[' of the next value and reports whether it was
+// one; read its elements with NextElement.
+func (r *Reader) BeginArray() bool { return r.begin('[') }
+
+func (r *Reader) begin(c byte) bool {
+	if r.Kind() != c {
+		return false
+	}
+	if r.depth >= maxDepth {
+		r.fail()
+		return false
+	}
+	r.depth++
+	r.pos++
+	r.first = true
+	return true
+}
+
+// NextMember moves to the next member of the object begun last and reports
+// whether there is one; at the closing '}' it consumes it and returns false.
+// After true, Key holds the member's key and the caller must consume the value
+// (Skip, or BeginObject/BeginArray and their loops).
+func (r *Reader) NextMember() bool {
+	if !r.next('}') {
+		return false
+	}
+	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
+		r.fail()
+		return false
+	}
+	start := r.pos
+	end, esc := scanString(r.data, start)
+	if end < 0 {
+		r.fail()
+		return false
+	}
+	r.keyLit, r.keyEsc = r.data[start:end], esc
+	r.pos = end
+	r.skipSpace()
+	if r.pos >= len(r.data) || r.data[r.pos] != ':' {
+		r.fail()
+		return false
+	}
+	r.pos++
+	return true
+}
+
+// NextElement moves to the next element of the array begun last and reports
+// whether there is one; at the closing ']' it consumes it and returns false.
+// After true the caller must consume the element.
+func (r *Reader) NextElement() bool {
+	return r.next(']')
+}
+
+// next handles the separator before a member or element, or the closing
+// bracket.
+func (r *Reader) next(closing byte) bool {
+	if r.err != nil {
+		return false
+	}
+	r.skipSpace()
+	if r.pos >= len(r.data) {
+		r.fail()
+		return false
+	}
+	c := r.data[r.pos]
+	if c == closing {
+		r.pos++
+		r.depth--
+		r.first = false
+		return false
+	}
+	if !r.first {
+		if c != ',' {
+			r.fail()
+			return false
+		}
+		r.pos++
+		r.skipSpace()
+	}
+	r.first = false
+	if closing == '}' {
+		return true
+	}
+	// An element must start here; a ']' right after ',' is an error the
+	// value parser reports.
+	return true
+}
+
+// Key returns the raw bytes of the current member's key, between its quotes,
+// and whether they hold an escape.
+func (r *Reader) Key() (raw []byte, escaped bool) {
+	if len(r.keyLit) < 2 {
+		return nil, false
+	}
+	return r.keyLit[1 : len(r.keyLit)-1], r.keyEsc
+}
+
+// KeyString returns the current member's key decoded. Keys of the registry
+// formats are returned without allocating.
+func (r *Reader) KeyString() string {
+	k, _ := r.KeyInfo()
+	return k
+}
+
+// KeyInfo returns the current member's key decoded, as KeyString does, and
+// what a caller writing it back and checking for repeated keys needs:
+// info.Literal is set when AppendQuote(key) gives back the very literal read,
+// and info.ID is the key's number among the keys of the registry formats
+// (see KeySet), 0 for another key.
+func (r *Reader) KeyInfo() (key string, info KeyInfo) {
+	raw, esc := r.Key()
+	if !esc {
+		if k, id := internKey(raw); id > 0 {
+			return k, KeyInfo{ID: id, Literal: true}
+		}
+	}
+	s, err := unquote(r.keyLit)
+	if err != nil {
+		return string(raw), KeyInfo{}
+	}
+	return s, KeyInfo{Literal: !esc && isPlain(s)}
+}
+
+// KeyInfo describes a key read by a Reader.
+type KeyInfo struct {
+	// ID numbers the keys of the registry formats from 1; 0 for others.
+	ID int
+	// Literal is set when the key is written back as the literal read.
+	Literal bool
+}
+
+// KeySet records the keys of one object by their KeyInfo.ID, to find a
+// repeated key without comparing strings. The zero value is empty.
+type KeySet struct {
+	bits [(numKeys + 63) / 64]uint64
+	// others counts the keys without an ID.
+	others int
+}
+
+// Add records a key and reports whether it may repeat an earlier one: true
+// when its ID was seen before, or when two keys without ID were added (those
+// must be compared by the caller).
+func (ks *KeySet) Add(info KeyInfo) bool {
+	if info.ID == 0 {
+		ks.others++
+		return ks.others > 1
+	}
+	w, b := info.ID/64, uint64(1)<<(info.ID%64)
+	seen := ks.bits[w]&b != 0
+	ks.bits[w] |= b
+	return seen
+}
+
+// Skip validates and consumes the next value and returns its bytes, without
+// surrounding whitespace; nil after an error.
+func (r *Reader) Skip() []byte {
+	if r.err != nil {
+		return nil
+	}
+	r.skipSpace()
+	start := r.pos
+	end, last := validValue(r.data, start, r.depth)
+	if end < 0 {
+		r.fail()
+		return nil
+	}
+	if last > r.lastSpace {
+		r.lastSpace = last
+	}
+	r.pos = end
+	r.first = false
+	return r.data[start:end]
+}
+
+// Span is where an object or array lies in a text: offsets of its opening
+// bracket and just past its closing one, from a base chosen by the caller.
+type Span struct{ Start, End int32 }
+
+// Index is what SkipIndexed records of the values it reads.
+type Index struct {
+	// Spans are the objects and arrays read, in order of their starts, as
+	// offsets from Base. End is 0 for one nested more than 64 levels below
+	// the value that holds it: a reader of the index must scan those.
+	Spans []Span
+	// Base is the offset in the text Spans are counted from.
+	Base int
+	// BigNumbers is set when a number read may be beyond the range of a
+	// float64: one with an exponent or more than 308 characters.
+	BigNumbers bool
+	// stack holds, for each open container, its index in Spans.
+	stack [maxIndexDepth]int32
+}
+
+// maxIndexDepth bounds the nesting SkipIndexed records ends for.
+const maxIndexDepth = 64
+
+// SkipIndexed is Skip that also records in idx every object and array of the
+// value and whether it holds a big number, in the same pass: what a later
+// walk of the value needs to find the end of a nested container without
+// scanning it again. Spans are counted from idx.Base, which must not be after
+// the value's start.
+func (r *Reader) SkipIndexed(idx *Index) []byte {
+	if r.err != nil {
+		return nil
+	}
+	r.skipSpace()
+	start := r.pos
+	end, last := validValueIndexed(r.data, start, r.depth, idx)
+	if end < 0 {
+		r.fail()
+		return nil
+	}
+	if last > r.lastSpace {
+		r.lastSpace = last
+	}
+	r.pos = end
+	r.first = false
+	return r.data[start:end]
+}
+
+// End checks that only whitespace follows the value read and returns Err.
+func (r *Reader) End() error {
+	if r.err != nil {
+		return r.err
+	}
+	r.skipSpace()
+	if r.pos != len(r.data) || r.depth != 0 {
+		r.fail()
+	}
+	return r.err
+}
+
+// Valid reports whether data is one valid JSON text, exactly as
+// encoding/json.Valid does, in a single faster pass.
+func Valid(data []byte) bool {
+	r := NewReader(data)
+	if r.Kind() == 0 {
+		return false
+	}
+	r.Skip()
+	return r.End() == nil
+}
+
+// SWAR constants: a byte repeated in every lane of a 64-bit word.
+const (
+	lo7  = 0x0101010101010101
+	hi7  = 0x8080808080808080
+	wsQ  = '"' * lo7
+	wsBS = '\\' * lo7
+	wsCC = 0x20 * lo7
+)
+
+// stringSpecials returns a word with the high bit set in the lane of each
+// '"', '\\' or control character (< 0x20) of a little-endian word of 8
+// string bytes — the bytes a string scanner must look at. Each test is the
+// "has zero byte" / "has byte less than n" identity, whose lowest set bit is
+// exact (higher ones may be false), so the first special byte is at
+// TrailingZeros64/8.
+func stringSpecials(w uint64) uint64 {
+	q := w ^ wsQ
+	b := w ^ wsBS
+	return ((q-lo7)&^q | (b-lo7)&^b | (w-wsCC)&^w) & hi7
+}
+
+// scanString validates the string literal starting at data[i] == '"' and
+// returns the index just past its closing quote (-1 if invalid) and whether
+// it holds an escape.
+func scanString(data []byte, i int) (end int, escaped bool) {
+	j := i + 1
+	for {
+		// Find the next special byte, eight bytes at a time.
+		for {
+			if j+8 > len(data) {
+				for j < len(data) && data[j] >= 0x20 && data[j] != '"' && data[j] != '\\' {
+					j++
+				}
+				break
+			}
+			if m := stringSpecials(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+				j += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			j += 8
+		}
+		if j >= len(data) {
+			return -1, false
+		}
+		switch data[j] {
+		case '"':
+			return j + 1, escaped
+		case '\\':
+			escaped = true
+			j++
+			if j >= len(data) {
+				return -1, false
+			}
+			switch data[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j++
+			case 'u':
+				if j+5 > len(data) || !isHex(data[j+1]) || !isHex(data[j+2]) || !isHex(data[j+3]) || !isHex(data[j+4]) {
+					return -1, false
+				}
+				j += 5
+			default:
+				return -1, false
+			}
+		default: // a control character
+			return -1, false
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// scanNumber validates the number starting at data[i] and returns the index
+// just past it, or -1.
+func scanNumber(data []byte, i int) int {
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	if i >= len(data) {
+		return -1
+	}
+	switch c := data[i]; {
+	case c == '0':
+		i++
+	case c >= '1' && c <= '9':
+		i++
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	default:
+		return -1
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if i >= len(data) || !isDigit(data[i]) {
+			return -1
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || !isDigit(data[i]) {
+			return -1
+		}
+		for i < len(data) && isDigit(data[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+func scanLiteral(data []byte, i int, lit string) int {
+	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// validValue validates the value starting at data[i] (no leading space)
+// inside depth open containers and returns the index just past it, or -1,
+// and the index of the last insignificant whitespace byte inside it (-1 if
+// none). It is iterative, so deep nesting cannot exhaust the stack, and
+// written as one loop without calls on its common paths, since every byte of
+// a large document passes through it.
+func validValue(data []byte, i, depth int) (end, lastSpace int) {
+	// inObject has one bit per open container of this value: set for an
+	// object, clear for an array.
+	var small [4]uint64
+	inObject := small[:]
+	open := 0
+	lastSpace = -1
+	n := len(data)
+value:
+	if i >= n {
+		return -1, -1
+	}
+	switch c := data[i]; c {
+	case '{', '[':
+		if depth+open >= maxDepth {
+			return -1, -1
+		}
+		w := open >> 6
+		if w >= len(inObject) {
+			inObject = append(inObject, 0)
+		}
+		if c == '{' {
+			inObject[w] |= 1 << (open & 63)
+		} else {
+			inObject[w] &^= 1 << (open & 63)
+		}
+		open++
+		i++
+		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+			lastSpace = i
+			i++
+		}
+		if i < n && data[i] == c+2 { // '}' is '{'+2 and ']' is '['+2
+			i++
+			open--
+			goto after
+		}
+		if c == '{' {
+			goto key
+		}
+		goto value
+	case '"':
+		i, _ = scanString(data, i)
+	case 't':
+		i = scanLiteral(data, i, "true")
+	case 'f':
+		i = scanLiteral(data, i, "false")
+	case 'n':
+		i = scanLiteral(data, i, "null")
+	default:
+		i = scanNumber(data, i)
+	}
+	if i < 0 {
+		return -1, -1
+	}
+after:
+	if open == 0 {
+		return i, lastSpace
+	}
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	if i >= n {
+		return -1, -1
+	}
+	if inObject[(open-1)>>6]&(1<<((open-1)&63)) != 0 {
+		switch data[i] {
+		case ',':
+			i++
+			goto key
+		case '}':
+			i++
+			open--
+			goto after
+		}
+		return -1, -1
+	}
+	switch data[i] {
+	case ',':
+		i++
+		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+			lastSpace = i
+			i++
+		}
+		goto value
+	case ']':
+		i++
+		open--
+		goto after
+	}
+	return -1, -1
+key:
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	if i >= n || data[i] != '"' {
+		return -1, -1
+	}
+	if i, _ = scanString(data, i); i < 0 {
+		return -1, -1
+	}
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	if i >= n || data[i] != ':' {
+		return -1, -1
+	}
+	i++
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	goto value
+}
+
+// validValueIndexed is validValue that records in idx, as SkipIndexed says.
+// It is a copy rather than validValue with a nil idx, so that the plain scan
+// pays nothing for the recording.
+func validValueIndexed(data []byte, i, depth int, idx *Index) (end, lastSpace int) {
+	// inObject has one bit per open container of this value: set for an
+	// object, clear for an array.
+	var small [4]uint64
+	inObject := small[:]
+	open := 0
+	lastSpace = -1
+	n := len(data)
+value:
+	if i >= n {
+		return -1, -1
+	}
+	switch c := data[i]; c {
+	case '{', '[':
+		if depth+open >= maxDepth {
+			return -1, -1
+		}
+		w := open >> 6
+		if w >= len(inObject) {
+			inObject = append(inObject, 0)
+		}
+		if c == '{' {
+			inObject[w] |= 1 << (open & 63)
+		} else {
+			inObject[w] &^= 1 << (open & 63)
+		}
+		if open < maxIndexDepth {
+			idx.stack[open] = int32(len(idx.Spans))
+		}
+		idx.Spans = append(idx.Spans, Span{Start: int32(i - idx.Base)})
+		open++
+		i++
+		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+			lastSpace = i
+			i++
+		}
+		if i < n && data[i] == c+2 { // '}' is '{'+2 and ']' is '['+2
+			i++
+			open--
+			if open < maxIndexDepth {
+				idx.Spans[idx.stack[open]].End = int32(i - idx.Base)
+			}
+			goto after
+		}
+		if c == '{' {
+			goto key
+		}
+		goto value
+	case '"':
+		i, _ = scanString(data, i)
+	case 't':
+		i = scanLiteral(data, i, "true")
+	case 'f':
+		i = scanLiteral(data, i, "false")
+	case 'n':
+		i = scanLiteral(data, i, "null")
+	default:
+		start := i
+		i = scanNumber(data, i)
+		if i-start > 308 || i > start && bytes.ContainsAny(data[start:i], "eE") {
+			idx.BigNumbers = true
+		}
+	}
+	if i < 0 {
+		return -1, -1
+	}
+after:
+	if open == 0 {
+		return i, lastSpace
+	}
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	if i >= n {
+		return -1, -1
+	}
+	if inObject[(open-1)>>6]&(1<<((open-1)&63)) != 0 {
+		switch data[i] {
+		case ',':
+			i++
+			goto key
+		case '}':
+			i++
+			open--
+			if open < maxIndexDepth {
+				idx.Spans[idx.stack[open]].End = int32(i - idx.Base)
+			}
+			goto after
+		}
+		return -1, -1
+	}
+	switch data[i] {
+	case ',':
+		i++
+		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+			lastSpace = i
+			i++
+		}
+		goto value
+	case ']':
+		i++
+		open--
+		if open < maxIndexDepth {
+			idx.Spans[idx.stack[open]].End = int32(i - idx.Base)
+		}
+		goto after
+	}
+	return -1, -1
+key:
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	if i >= n || data[i] != '"' {
+		return -1, -1
+	}
+	if i, _ = scanString(data, i); i < 0 {
+		return -1, -1
+	}
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	if i >= n || data[i] != ':' {
+		return -1, -1
+	}
+	i++
+	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		lastSpace = i
+		i++
+	}
+	goto value
+}

@@ -1,0 +1,135 @@
+package model_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// TestEncodeIsIndentedAppendJSON: Encode writes in one pass exactly what
+// json.Indent with two spaces makes of AppendJSON's compact bytes, plus a
+// newline — for documents read from compact and from indented input, with
+// data members besides servers, and after entries were changed.
+func TestEncodeIsIndentedAppendJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 5).Draw(t, "n")
+		servers := make([]any, n)
+		for i := range servers {
+			servers[i] = genServer(t, i)
+		}
+		data := map[string]any{"servers": servers}
+		if rapid.Bool().Draw(t, "extra") {
+			data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
+		}
+		doc := map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+		var in []byte
+		if rapid.Bool().Draw(t, "indent") {
+			in, _ = json.MarshalIndent(doc, "", "\t")
+		} else {
+			in, _ = json.Marshal(doc)
+		}
+		reg, ds := model.Parse(in, model.ParseOptions{})
+		if reg == nil {
+			t.Fatalf("no registry: %v", ds)
+		}
+		if len(reg.Servers) > 0 && rapid.Bool().Draw(t, "change") {
+			s := reg.Servers[0]
+			s.SetDescription("changed <&> \u2028")
+			s.Set("x-new", json.RawMessage("[ 1, {\"a\" : [ ] } ]"))
+			s.SetRemotes(append(s.Remotes(), model.Remote{Type: "sse", URL: "https://x.example.com/sse"}))
+		}
+		assertEncode(t, reg)
+	})
+}
+
+func assertEncode(t *rapid.T, reg *model.Registry) {
+	var want bytes.Buffer
+	if err := json.Indent(&want, reg.AppendJSON(nil), "", "  "); err != nil {
+		t.Fatalf("AppendJSON wrote invalid JSON: %v", err)
+	}
+	want.WriteByte('\n')
+	if got := reg.Encode(); !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("Encode =\n%s\nwant\n%s", got, want.Bytes())
+	}
+}
+
+// TestServerAppendJSONCompact: AppendJSON writes compact JSON whether the
+// entry was read compact or indented, before and after a member is set.
+func TestServerAppendJSONCompact(t *testing.T) {
+	for _, in := range []string{
+		`{"name":"com.example/srv","x":[1,{"a":"b c"}]}`,
+		"{\n  \"name\": \"com.example/srv\",\n  \"x\": [1, {\"a\": \"b c\"}]\n}",
+	} {
+		s, err := model.ParseServer([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := string(s.AppendJSON(nil)), `{"name":"com.example/srv","x":[1,{"a":"b c"}]}`; got != want {
+			t.Errorf("AppendJSON of %q = %s, want %s", in, got, want)
+		}
+		s.Set("y", json.RawMessage(`{ "k" : true }`))
+		if got, want := string(s.AppendJSON(nil)), `{"name":"com.example/srv","x":[1,{"a":"b c"}],"y":{"k":true}}`; got != want {
+			t.Errorf("after Set, AppendJSON of %q = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestWriteJSON: WriteJSON writes AppendJSON's bytes, and to list the
+// servers' list: the compact servers joined by commas in brackets, as
+// merge.Hash hashes them. CompactLen is the exact length for entries read
+// compact, and an upper bound otherwise.
+func TestWriteJSON(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 5).Draw(t, "n")
+		servers := make([]any, n)
+		for i := range servers {
+			servers[i] = genServer(t, i)
+		}
+		data := map[string]any{"servers": servers}
+		if rapid.Bool().Draw(t, "extra") {
+			data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
+		}
+		doc := map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+		indent := rapid.Bool().Draw(t, "indent")
+		var in []byte
+		if indent {
+			in, _ = json.MarshalIndent(doc, "", "\t")
+		} else {
+			in, _ = json.Marshal(doc)
+		}
+		reg, ds := model.Parse(in, model.ParseOptions{})
+		if reg == nil {
+			t.Fatalf("no registry: %v", ds)
+		}
+		if len(reg.Servers) > 0 && rapid.Bool().Draw(t, "change") {
+			reg.Servers[0].SetDescription("changed")
+		}
+		var out, list bytes.Buffer
+		reg.WriteJSON(&out, &list)
+		want := reg.AppendJSON(nil)
+		if !bytes.Equal(out.Bytes(), want) {
+			t.Fatalf("WriteJSON =\n%s\nAppendJSON =\n%s", out.Bytes(), want)
+		}
+		wantList := []byte{'['}
+		for i, s := range reg.Servers {
+			if i > 0 {
+				wantList = append(wantList, ',')
+			}
+			wantList = s.AppendJSON(wantList)
+		}
+		wantList = append(wantList, ']')
+		if !bytes.Equal(list.Bytes(), wantList) || !bytes.Contains(want, wantList) {
+			t.Fatalf("list %s, want %s", list.Bytes(), wantList)
+		}
+		switch n := reg.CompactLen(); {
+		case !indent && n != len(want):
+			t.Fatalf("CompactLen = %d, AppendJSON wrote %d bytes", n, len(want))
+		case n < len(want):
+			t.Fatalf("CompactLen = %d < %d", n, len(want))
+		}
+	})
+}

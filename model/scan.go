@@ -1,0 +1,207 @@
+package model
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// scanned is registry data read in one validating pass (jsonx.Reader): its
+// top-level members and, when it looks like an upstream document, the
+// members of "data" and every entry of "data.servers" split into members.
+// Parse then needs no second scan for the shape that matters at scale: a
+// document of 1,000 entries is validated and split at about the speed of
+// json.Valid alone.
+type scanned struct {
+	// object is set when the data is an object; top are its members.
+	object bool
+	top    []jsonx.Member
+	// data is the value of the "data" object member the capture below
+	// belongs to (the last one read), dataMembers its members.
+	data        []byte
+	dataMembers []jsonx.Member
+	// servers is the value of the "servers" array member of data the
+	// entries belong to (the last one read).
+	servers []byte
+	entries []scannedEntry
+	// chunk is the block of members being filled: the members of many
+	// entries share one allocation, and blocks of a fixed size (not one
+	// growing slice) leave no garbage behind.
+	chunk []jsonx.Member
+	// spans is the block of container spans being filled, likewise.
+	spans []jsonx.Span
+	// noIndex is set for data too large for the int32 offsets of spans.
+	noIndex bool
+}
+
+// chunkSpans is the number of spans of a block: about 32 KB.
+const chunkSpans = 4096
+
+// chunkMembers is the number of members of a chunk: about 40 KB.
+const chunkMembers = 1024
+
+// scannedEntry is one element of data.servers.
+type scannedEntry struct {
+	raw []byte
+	// members are the members of an object element, in a chunk.
+	members []jsonx.Member
+	// object is set when the element is an object.
+	object bool
+	// compact is set when the element has no whitespace outside strings.
+	compact bool
+	// literal is set when every key is written back as it was read.
+	literal bool
+	// mayRepeat is set when a key may occur twice.
+	mayRepeat bool
+	// spans are the objects and arrays of the member values, as offsets in
+	// raw (see Server.index); indexed is set when they were recorded.
+	spans      []jsonx.Span
+	indexed    bool
+	bigNumbers bool
+}
+
+// scan reads data in one pass. ok is false when data is not valid JSON (as
+// json.Valid decides); a valid text that is not an object has no members.
+func scan(data []byte) (sc *scanned, ok bool) {
+	r := jsonx.NewReader(data)
+	sc = &scanned{noIndex: len(data) > math.MaxInt32}
+	if r.Kind() != '{' {
+		r.Skip()
+		return sc, r.End() == nil
+	}
+	r.BeginObject()
+	sc.object = true
+	for r.NextMember() {
+		key := r.KeyString()
+		var value []byte
+		if key == "data" && r.Kind() == '{' {
+			start := r.Pos()
+			sc.scanData(&r)
+			value = data[start:r.Pos()]
+			sc.data = value
+		} else {
+			value = r.Skip()
+		}
+		sc.top = append(sc.top, jsonx.Member{Key: key, Value: value})
+	}
+	return sc, r.End() == nil
+}
+
+func (sc *scanned) scanData(r *jsonx.Reader) {
+	sc.dataMembers = nil
+	r.BeginObject()
+	for r.NextMember() {
+		key := r.KeyString()
+		var value []byte
+		if key == "servers" && r.Kind() == '[' {
+			start := r.Pos()
+			sc.scanServers(r)
+			value = r.Bytes(start)
+			sc.servers = value
+		} else {
+			value = r.Skip()
+		}
+		sc.dataMembers = append(sc.dataMembers, jsonx.Member{Key: key, Value: value})
+	}
+}
+
+func (sc *scanned) scanServers(r *jsonx.Reader) {
+	var idx jsonx.Index
+	if sc.entries == nil {
+		// Sized for entries of about 800 bytes, as registry entries are, so
+		// that a large list rarely grows.
+		sc.entries = make([]scannedEntry, 0, (r.Len()-r.Pos())/768+1)
+	}
+	sc.entries = sc.entries[:0]
+	r.BeginArray()
+	for r.NextElement() {
+		if r.Kind() != '{' {
+			sc.entries = append(sc.entries, scannedEntry{raw: r.Skip()})
+			continue
+		}
+		start := r.Pos()
+		first := len(sc.chunk)
+		var keys jsonx.KeySet
+		literal, mayRepeat := true, false
+		// The containers of the entry are recorded as they are validated,
+		// so that validating the entry against the schema later finds
+		// where each nested object ends without scanning it again.
+		if cap(sc.spans)-len(sc.spans) < 256 {
+			sc.spans = make([]jsonx.Span, 0, chunkSpans)
+		}
+		room := cap(sc.spans) - len(sc.spans)
+		idx.Spans, idx.Base, idx.BigNumbers = sc.spans[len(sc.spans):len(sc.spans)], start, false
+		r.BeginObject()
+		for r.NextMember() {
+			key, info := r.KeyInfo()
+			literal = literal && info.Literal
+			mayRepeat = keys.Add(info) || mayRepeat
+			var value []byte
+			if sc.noIndex {
+				value = r.Skip()
+			} else {
+				value = r.SkipIndexed(&idx)
+			}
+			if len(sc.chunk) == cap(sc.chunk) {
+				// A new chunk, taking along the entry's members so far.
+				n := len(sc.chunk) - first
+				next := make([]jsonx.Member, n, max(chunkMembers, 2*n))
+				copy(next, sc.chunk[first:])
+				sc.chunk, first = next, 0
+			}
+			sc.chunk = append(sc.chunk, jsonx.Member{Key: key, Value: value})
+		}
+		end := len(sc.chunk)
+		n := len(idx.Spans)
+		if n <= room {
+			sc.spans = sc.spans[:len(sc.spans)+n] // else append moved them out
+		}
+		sc.entries = append(sc.entries, scannedEntry{
+			raw: r.Bytes(start), members: sc.chunk[first:end:end], object: true,
+			compact: r.LastSpace() < start, literal: literal, mayRepeat: mayRepeat,
+			spans: idx.Spans[:n:n], indexed: !sc.noIndex, bigNumbers: idx.BigNumbers,
+		})
+	}
+}
+
+// same reports whether a and b are the same bytes of the input, not only
+// equal ones.
+func same(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// upstreamCapture returns the entries split by scan for the "servers" value
+// parseUpstream chose, or nil when scan split another one (a repeated key)
+// or none.
+func (sc *scanned) upstreamCapture(data, servers []byte) []scannedEntry {
+	if !same(sc.data, data) || !same(sc.servers, servers) {
+		return nil
+	}
+	return sc.entries
+}
+
+// serverFrom builds the entry of a captured element in dst.
+func (sc *scanned) serverFrom(dst *Server, e *scannedEntry) {
+	ms := e.members
+	*dst = Server{members: ms, compact: e.compact}
+	if e.indexed {
+		dst.raw, dst.index, dst.indexed, dst.bigNumbers = e.raw, e.spans, true, e.bigNumbers
+	}
+	switch {
+	case e.mayRepeat && hasDuplicateKeys(ms):
+		dst.members = dedupeMembers(ms)
+	case e.compact && e.literal:
+		// AppendJSON would write back exactly the bytes read.
+		dst.text = e.raw
+	}
+	dst.readCached()
+}
+
+// hasSpace reports whether raw has whitespace outside strings.
+func hasSpace(raw []byte) bool {
+	if !bytes.ContainsAny(raw, " \t\n\r") {
+		return false
+	}
+	return jsonx.HasSpace(raw)
+}
