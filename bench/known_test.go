@@ -219,14 +219,8 @@ func explainByGaps(err error) (ids []string, ok bool) {
 // meets one skips with its description (fails with -strict); once fixed, the
 // test passes and the entry can go.
 var knownBugs = map[string]string{
-	"convert-keeps-duplicates": "convert (model.Parse + model.Finish) of an upstream document with a repeated name or remote URL " +
-		"emits a document model.ValidateRegistry rejects (DuplicateServer / DuplicateRemoteURL); ToolHive accepts it",
-	"legacy-null-raw-fields": "legacy custom_metadata, tool_definitions or attestation.predicate set to null come out as null " +
-		"(ToolHive omits them); null custom_metadata or tool_definitions then make model.Finish drop the entry",
-	"legacy-duplicate-key": "a key repeated in a legacy servers/remote_servers object: ToolHive (encoding/json) keeps the last " +
-		"entry, mcpreg the first (with DuplicateServer); model.Parse of upstream entries keeps the last, like encoding/json",
-	"group-member-order": "which of a group's servers and remote_servers entries with the same name is kept depends on " +
-		"the order of the two members in the group object",
+	// None open. Fixed: convert-keeps-duplicates, legacy-null-raw-fields,
+	// legacy-duplicate-key, group-member-order (now plain regression checks).
 }
 
 // skipKnownBug skips the test for a reported bug (fails it with -strict),

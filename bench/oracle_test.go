@@ -172,11 +172,7 @@ func TestOracleDocuments(t *testing.T) {
 			rt.Fatalf("no document: %v", ds)
 		}
 		if rds := model.ValidateRegistry(reg, model.ObjectRef{}).WithSeverity(model.SeverityError); len(rds) > 0 {
-			if onlyDuplicates(rds) && !*strict {
-				st.bugs["convert-keeps-duplicates"]++
-			} else {
-				rt.Fatalf("model.ValidateRegistry rejects the converted document:\n%v", rds)
-			}
+			rt.Fatalf("model.ValidateRegistry rejects the converted document:\n%v", rds)
 		}
 		doc := reg.Encode()
 		st.servers += len(reg.Servers)
@@ -234,17 +230,6 @@ func singleEntryDocument(entry []byte) []byte {
 	return []byte(`{"$schema":"` + model.RegistrySchemaURL + `","version":"1.0.0","meta":{"last_updated":"` + oracleNow + `"},"data":{"servers":[` + string(entry) + `]}}`)
 }
 
-// onlyDuplicates reports whether every diagnostic is about a repeated name
-// or remote URL (known bug convert-keeps-duplicates).
-func onlyDuplicates(ds model.Diagnostics) bool {
-	for _, d := range ds {
-		if d.Reason != model.ReasonDuplicateServer && d.Reason != model.ReasonDuplicateRemoteURL {
-			return false
-		}
-	}
-	return true
-}
-
 // TestOracleConvertDuplicates: an upstream document repeating a name, or a
 // remote URL under two names, converts to a document both validators accept.
 func TestOracleConvertDuplicates(t *testing.T) {
@@ -266,7 +251,7 @@ func TestOracleConvertDuplicates(t *testing.T) {
 				t.Errorf("ToolHive rejects the converted document: %v", err)
 			}
 			if rds := model.ValidateRegistry(reg, model.ObjectRef{}).WithSeverity(model.SeverityError); len(rds) > 0 {
-				skipKnownBug(t, "convert-keeps-duplicates", fmt.Sprintf("input %s\nconvert diagnostics: %v\nValidateRegistry: %v", in, ds, rds))
+				t.Errorf("model.ValidateRegistry rejects the converted document of %s:\n%v\nconvert diagnostics: %v", in, rds, ds)
 			}
 		})
 	}

@@ -471,7 +471,17 @@ func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Dia
 		return nil, ds
 	}
 	out := NewRegistry(lastUpdated, reg.Servers)
-	out.DataExtra = reg.DataExtra
+	// Members of "data" besides "servers" (skills, plugins, ...) are not
+	// checked here, and ToolHive's registry server rejects the whole document
+	// for a bad one: only empty lists, which cannot be bad, are kept.
+	for _, m := range reg.DataExtra {
+		if string(bytes.TrimSpace(m.Value)) == "[]" {
+			out.DataExtra = append(out.DataExtra, m)
+			continue
+		}
+		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("data."+m.Key),
+			"data.%s dropped: only servers are converted and checked", m.Key))
+	}
 	switch {
 	case reg.Version == "" || reg.Version == out.Version:
 	case ValidDocumentVersion(reg.Version):
