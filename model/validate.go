@@ -77,23 +77,34 @@ func plainValidName(name string) bool {
 	if len(name) < NameMinLen || len(name) > NameMaxLen {
 		return false
 	}
-	slash := -1
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case isAlnum(c) || c == '.' || c == '-':
-		case c == '_' && slash >= 0: // the server part only
-		case c == '/' && slash < 0:
-			slash = i
-		default:
-			return false
-		}
-	}
+	slash := strings.IndexByte(name, '/')
 	if slash < 0 {
 		return false
 	}
+	// The server part's class has no "/": a second one fails there.
 	ns, server := name[:slash], name[slash+1:]
+	for i := 0; i < len(ns); i++ {
+		if byteClass[ns[i]]&classNamespace == 0 {
+			return false
+		}
+	}
+	for i := 0; i < len(server); i++ {
+		if byteClass[server[i]]&classServerPart == 0 {
+			return false
+		}
+	}
 	return len(ns) >= 2 && isAlnum(ns[0]) && isAlnum(ns[len(ns)-1]) &&
 		len(server) >= 2 && isAlnum(server[0]) && isAlnum(server[len(server)-1])
+}
+
+// runeCountOver returns the number of characters of s, or its length when
+// that is at most limit (then so is the count): a check against limit
+// needs no counting for most strings.
+func runeCountOver(s []byte, limit int) int {
+	if len(s) <= limit {
+		return len(s)
+	}
+	return utf8.RuneCount(s)
 }
 
 func abbreviate(s string) string {
@@ -133,11 +144,12 @@ func (v *validator) entry() {
 	var title []byte
 	var hasName, nameIsStr, hasDescription, descriptionIsStr, hasTitle, hasVersion, versionIsStr bool
 	var name, description, version []byte
-	for _, m := range s.members {
+	for k := range s.members {
+		m := &s.members[k]
 		v.inName(m.Key)
 		// One pass over a container member indexes its nested containers
 		// and finds any number ToolHive cannot decode.
-		v.index.n, v.index.spans = 0, nil
+		v.index.reset()
 		huge := false
 		switch jsonx.Kind(m.Value) {
 		case '{', '[':
@@ -163,16 +175,18 @@ func (v *validator) entry() {
 				break
 			}
 			v.str(m.Value, ruleURI)
-		case "repository":
-			v.repository(m.Value)
-		case "icons":
-			v.each(m.Value, eachIcon)
-		case KeyRemotes:
-			v.each(m.Value, eachRemote)
-		case KeyPackages:
-			v.each(m.Value, eachPackage)
-		case KeyMeta:
-			v.meta(m.Value)
+		case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
+			mark, depth := len(v.ds), v.depth
+			v.container(m.Key, m.Value)
+			if v.bail {
+				// A text the fast reading leaves to careful mode: check
+				// the member again from scratch.
+				v.ds, v.depth, v.bail = v.ds[:mark], depth, false
+				v.careful = true
+				v.retried++
+				v.container(m.Key, m.Value)
+				v.careful = false
+			}
 		}
 		if huge {
 			v.hugeNumbers(m.Value)
@@ -211,7 +225,7 @@ func (v *validator) entry() {
 		bad(KeyDescription, "description must be a string, not %s", show(description))
 	case len(d) == 0:
 		bad(KeyDescription, "description is empty; it must be 1 to %d characters", DescriptionMaxLen)
-	default:
+	case len(d) > DescriptionMaxLen: // no more characters than bytes
 		if n := utf8.RuneCount(d); n > DescriptionMaxLen {
 			v.ds = append(v.ds, Errorf(ReasonDescriptionTooLong, v.obj, joinField(v.prefix, KeyDescription),
 				"%sdescription is %d characters; the maximum is %d", v.labelText(), n, DescriptionMaxLen))
@@ -221,7 +235,7 @@ func (v *validator) entry() {
 	if hasTitle {
 		if t, isStr := plainString(title); !isStr {
 			bad(KeyTitle, "title must be a string, not %s", show(title))
-		} else if n := utf8.RuneCount(t); n == 0 || n > TitleMaxLen {
+		} else if n := runeCountOver(t, TitleMaxLen); n == 0 || n > TitleMaxLen {
 			bad(KeyTitle, "title is %d characters; it must be 1 to %d", n, TitleMaxLen)
 		}
 	}
@@ -237,10 +251,26 @@ func (v *validator) entry() {
 		bad(KeyVersion, "version must be a string, not %s", show(version))
 	case len(ver) == 0:
 		bad(KeyVersion, "version is empty")
-	case utf8.RuneCount(ver) > VersionMaxLen:
+	case runeCountOver(ver, VersionMaxLen) > VersionMaxLen:
 		bad(KeyVersion, "version is longer than %d characters", VersionMaxLen)
 	case string(ver) == "latest":
 		bad(KeyVersion, "version must not be \"latest\"; use a specific version")
+	}
+}
+
+// container checks the value of a top-level member that holds objects.
+func (v *validator) container(key string, raw []byte) {
+	switch key {
+	case "repository":
+		v.repository(raw)
+	case "icons":
+		v.each(raw, eachIcon)
+	case KeyRemotes:
+		v.each(raw, eachRemote)
+	case KeyPackages:
+		v.each(raw, eachPackage)
+	case KeyMeta:
+		v.meta(raw)
 	}
 }
 
@@ -249,25 +279,23 @@ func (v *validator) entry() {
 // repository checks Repository: string url (a URI) and source, both
 // required; string id and subfolder.
 func (v *validator) repository(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
 	var hasURL, hasSource bool
-	for _, m := range ms {
-		v.in(m.key)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "url":
 			hasURL = true
-			v.str(m.value, ruleURI)
+			v.strm(m, ruleURI)
 		case "source":
 			hasSource = true
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "id", "subfolder":
-			v.str(m.value, nil)
+			v.isStr(m)
 		}
-		v.out()
 	}
 	v.required(hasURL, "url")
 	v.required(hasSource, "source")
@@ -281,30 +309,30 @@ var (
 // icon checks Icon: src required, a URI of at most 255 characters; mimeType
 // and theme from their enums; sizes "WxH" or "any".
 func (v *validator) icon(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
 	hasSrc := false
-	for _, m := range ms {
-		v.in(m.key)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "src":
 			hasSrc = true
-			if s, ok := v.str(m.value, ruleURI); ok {
-				if n := utf8.RuneCount(s); n > IconSrcMaxLen {
-					v.fail("is %d characters; the maximum is %d", n, IconSrcMaxLen)
+			if s, ok := v.strm(m, ruleURI); ok {
+				if n := runeCountOver(s, IconSrcMaxLen); n > IconSrcMaxLen {
+					v.failAt(m.key, -1, "is %d characters; the maximum is %d", n, IconSrcMaxLen)
 				}
 			}
 		case "mimeType":
-			v.enum(m.value, iconMimeTypes)
+			v.enumm(m, iconMimeTypes)
 		case "theme":
-			v.enum(m.value, iconThemes)
+			v.enumm(m, iconThemes)
 		case "sizes":
+			v.in(m.key)
 			v.stringList(m.value, ruleIconSize, false)
+			v.out()
 		}
-		v.out()
 	}
 	v.required(hasSrc, "src")
 }
@@ -315,13 +343,13 @@ func (v *validator) icon(raw []byte) {
 // matching RemoteURLPattern and take headers (KeyValueInputs). Only a remote
 // has "variables" (a map of Inputs) in the schema.
 func (v *validator) transport(raw []byte, remote bool) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
 	var typ, url, headers []byte
-	for _, m := range ms {
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "type":
 			typ = m.value
@@ -379,40 +407,44 @@ func (v *validator) transport(raw []byte, remote bool) {
 // environmentVariables (KeyValueInputs); packageArguments and
 // runtimeArguments (Arguments).
 func (v *validator) pkg(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
 	var hasType, hasID, hasTransport bool
-	for _, m := range ms {
-		v.in(m.key)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "registryType":
 			hasType = true
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "identifier":
 			hasID = true
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "transport":
 			hasTransport = true
+			v.in(m.key)
 			v.transport(m.value, false)
+			v.out()
 		case "version":
-			if s, ok := v.str(m.value, ruleAny); ok && (len(s) == 0 || string(s) == "latest") {
-				v.fail("is %s; a package version must be a specific version, not empty or \"latest\"", show(m.value))
+			if s, ok := v.strm(m, ruleAny); ok && (len(s) == 0 || string(s) == "latest") {
+				v.failAt(m.key, -1, "is %s; a package version must be a specific version, not empty or \"latest\"", show(m.value))
 			}
 		case "fileSha256":
-			v.str(m.value, ruleSHA256)
+			v.strm(m, ruleSHA256)
 		case "registryBaseUrl":
-			v.str(m.value, ruleURI)
+			v.strm(m, ruleURI)
 		case "runtimeHint":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "environmentVariables":
+			v.in(m.key)
 			v.each(m.value, eachKeyValueInput)
+			v.out()
 		case "packageArguments", "runtimeArguments":
+			v.in(m.key)
 			v.each(m.value, eachArgument)
+			v.out()
 		}
-		v.out()
 	}
 	v.required(hasType, "registryType")
 	v.required(hasID, "identifier")
@@ -424,18 +456,18 @@ var inputFormats = []string{"string", "number", "boolean", "filepath"}
 // inputMember checks one member of an Input: string description, value,
 // default and placeholder; boolean isRequired and isSecret; format from its
 // enum; choices, strings. It reports whether the key is one of Input's.
-func (v *validator) inputMember(m rawMember) bool {
-	v.in(m.key)
-	defer v.out()
+func (v *validator) inputMember(m *rawMember) bool {
 	switch string(m.key) {
 	case "description", "value", "default", "placeholder":
-		v.str(m.value, nil)
+		v.isStr(m)
 	case "isRequired", "isSecret":
-		v.boolean(m.value)
+		v.boolm(m)
 	case "format":
-		v.enum(m.value, inputFormats)
+		v.enumm(m, inputFormats)
 	case "choices":
+		v.in(m.key)
 		v.stringList(m.value, nil, false)
+		v.out()
 	default:
 		return false
 	}
@@ -444,84 +476,96 @@ func (v *validator) inputMember(m rawMember) bool {
 
 // input checks an Input (the values of a "variables" map).
 func (v *validator) input(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.inputMember(m)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		v.inputMember(&it.m)
 	}
 }
 
 // variables checks the "variables" of an InputWithVariables or a remote: a
 // map of Inputs.
 func (v *validator) variables(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.inKey(m.key)
-		v.input(m.value)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		v.inKey(it.m.key)
+		v.input(it.m.value)
 		v.out()
 	}
 }
 
-// inputWithVariables checks the members of an InputWithVariables.
-func (v *validator) inputWithVariables(ms []rawMember) {
-	for _, m := range ms {
-		if !v.inputMember(m) && string(m.key) == "variables" {
-			v.in(m.key)
-			v.variables(m.value)
-			v.out()
-		}
+// inputWithVariables checks a member of an InputWithVariables and reports
+// whether it is one of its members (an Input's or "variables").
+func (v *validator) inputWithVariables(m *rawMember) bool {
+	if v.inputMember(m) {
+		return true
 	}
+	if string(m.key) != "variables" {
+		return false
+	}
+	v.in(m.key)
+	v.variables(m.value)
+	v.out()
+	return true
 }
 
 // keyValueInput checks a KeyValueInput (a header or environment variable):
-// an InputWithVariables with a required string name.
+// an InputWithVariables with a required string name. The members of the
+// InputWithVariables are checked first, then the name.
 func (v *validator) keyValueInput(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
-	v.inputWithVariables(ms)
-	hasName := false
-	for _, m := range ms {
-		if string(m.key) == "name" {
-			hasName = true
-			v.in(m.key)
-			v.str(m.value, nil)
-			v.out()
+	var name []byte
+	for v.next(&it) {
+		if string(it.m.key) == "name" {
+			name = it.m.value // not a member of an InputWithVariables
+		} else {
+			v.inputWithVariables(&it.m)
 		}
 	}
-	v.required(hasName, "name")
+	if name != nil {
+		v.inName("name")
+		v.str(name, nil)
+		v.out()
+	}
+	v.required(name != nil, "name")
 }
 
 // argument checks an Argument: an InputWithVariables with a boolean
 // isRepeated, and by type either positional (a string valueHint; valueHint
-// or value required) or named (a string name, required).
+// or value required) or named (a string name, required). The members of the
+// InputWithVariables are checked first, then isRepeated, then by type.
 func (v *validator) argument(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
-	v.inputWithVariables(ms)
-	var typ, name, hint []byte
+	var typ, name, hint, repeated []byte
 	var hasValue bool
-	for _, m := range ms {
-		switch string(m.key) {
+	for v.next(&it) {
+		// None of these is a member of an InputWithVariables.
+		switch m := &it.m; string(m.key) {
 		case "type":
 			typ = m.value
 		case "isRepeated":
-			v.in(m.key)
-			v.boolean(m.value)
-			v.out()
-		case "value":
-			hasValue = true
+			repeated = m.value
 		case "name":
 			name = m.value
 		case "valueHint":
 			hint = m.value
+		default:
+			if v.inputWithVariables(m) {
+				hasValue = hasValue || string(m.key) == "value"
+			}
 		}
+	}
+	if repeated != nil {
+		v.inName("isRepeated")
+		v.boolean(repeated)
+		v.out()
 	}
 	t, _ := plainString(typ)
 	switch string(t) {

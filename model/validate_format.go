@@ -37,23 +37,69 @@ const (
 // literal without escapes, so that checking one does not allocate.
 type text interface{ ~string | ~[]byte }
 
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
+// The classes of bytes the matchers test, one bit each in byteClass: a
+// table lookup per byte instead of a chain of comparisons.
+const (
+	classAlnum      uint16 = 1 << iota // [a-zA-Z0-9]
+	classDigit                         // [0-9]
+	classLowerHex                      // [0-9a-f]
+	classLowerAlnum                    // [a-z0-9]
+	classNamespace                     // [a-zA-Z0-9.-]
+	classServerPart                    // [a-zA-Z0-9._-]
+	classTool                          // [a-zA-Z0-9_-]
+	classTag                           // [a-z0-9_-]
+	classEnvVar                        // [a-zA-Z0-9_]
+	classK8sName                       // [a-z0-9-]
+	classNotSpace                      // [^\t\n\f\r ]
+	classScheme                        // [a-zA-Z0-9+.-]
+	classPlainHost                     // [a-zA-Z0-9._~-]
+	// classURIRest: printable ASCII but for "%", "[", "]" and "\" (see
+	// plainURI).
+	classURIRest
+)
 
-func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
-func isLowerHex(c byte) bool   { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
-func isLowerAlnum(c byte) bool { return c >= 'a' && c <= 'z' || isDigit(c) }
+// byteClass holds the classes of each byte. It is computed once, from the
+// definitions in the comments above, and never changes.
+var byteClass = func() (t [256]uint16) {
+	for i := range t {
+		c := byte(i)
+		lower, upper, digit := c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9'
+		alnum := lower || upper || digit
+		set := func(class uint16, ok bool) {
+			if ok {
+				t[i] |= class
+			}
+		}
+		set(classAlnum, alnum)
+		set(classDigit, digit)
+		set(classLowerHex, digit || c >= 'a' && c <= 'f')
+		set(classLowerAlnum, lower || digit)
+		set(classNamespace, alnum || c == '.' || c == '-')
+		set(classServerPart, alnum || c == '.' || c == '_' || c == '-')
+		set(classTool, alnum || c == '_' || c == '-')
+		set(classTag, lower || digit || c == '_' || c == '-')
+		set(classEnvVar, alnum || c == '_')
+		set(classK8sName, lower || digit || c == '-')
+		set(classNotSpace, c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r')
+		set(classScheme, alnum || c == '+' || c == '-' || c == '.')
+		set(classPlainHost, alnum || c == '.' || c == '-' || c == '_' || c == '~')
+		set(classURIRest, c > ' ' && c < 0x7f && c != '%' && c != '[' && c != ']' && c != '\\')
+	}
+	return t
+}()
 
-func isNamespaceByte(c byte) bool  { return isAlnum(c) || c == '.' || c == '-' }
-func isServerPartByte(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '-' }
-func isToolByte(c byte) bool       { return isAlnum(c) || c == '_' || c == '-' }
-func isTagByte(c byte) bool        { return isLowerAlnum(c) || c == '_' || c == '-' }
-func isEnvVarByte(c byte) bool     { return isAlnum(c) || c == '_' }
-func isK8sNameByte(c byte) bool    { return isLowerAlnum(c) || c == '-' }
-func isNotSpace(c byte) bool {
-	return c != ' ' && c != '\t' && c != '\n' && c != '\f' && c != '\r'
-}
+func isAlnum(c byte) bool      { return byteClass[c]&classAlnum != 0 }
+func isDigit(c byte) bool      { return byteClass[c]&classDigit != 0 }
+func isLowerHex(c byte) bool   { return byteClass[c]&classLowerHex != 0 }
+func isLowerAlnum(c byte) bool { return byteClass[c]&classLowerAlnum != 0 }
+
+func isNamespaceByte(c byte) bool  { return byteClass[c]&classNamespace != 0 }
+func isServerPartByte(c byte) bool { return byteClass[c]&classServerPart != 0 }
+func isToolByte(c byte) bool       { return byteClass[c]&classTool != 0 }
+func isTagByte(c byte) bool        { return byteClass[c]&classTag != 0 }
+func isEnvVarByte(c byte) bool     { return byteClass[c]&classEnvVar != 0 }
+func isK8sNameByte(c byte) bool    { return byteClass[c]&classK8sName != 0 }
+func isNotSpace(c byte) bool       { return byteClass[c]&classNotSpace != 0 }
 
 // allBytes reports whether s is non-empty and every byte satisfies ok.
 func allBytes[T text](s T, ok func(byte) bool) bool {
@@ -219,6 +265,9 @@ var dateTimeLayouts = [...]string{time.RFC3339, time.RFC3339Nano, "2006-01-02", 
 
 // isDateTime is gojsonschema's "date-time" format.
 func isDateTime[T text](s T) bool {
+	if plainDateTime(s) {
+		return true
+	}
 	str := string(s)
 	for _, layout := range dateTimeLayouts {
 		if _, err := time.Parse(layout, str); err == nil {
@@ -228,14 +277,45 @@ func isDateTime[T text](s T) bool {
 	return false
 }
 
+// plainDateTime reports, without time.Parse, whether s is certainly an RFC
+// 3339 date-time: the form 2006-01-02T15:04:05Z, a date that exists and a
+// time of day without a leap second, as registry data writes timestamps.
+// Anything else is left to time.Parse.
+func plainDateTime[T text](s T) bool {
+	if len(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != 'Z' {
+		return false
+	}
+	num := func(i, n int) int {
+		v := 0
+		for k := i; k < i+n; k++ {
+			if c := s[k]; c >= '0' && c <= '9' {
+				v = v*10 + int(c-'0')
+			} else {
+				return -1
+			}
+		}
+		return v
+	}
+	year, month, day := num(0, 4), num(5, 2), num(8, 2)
+	hour, minute, second := num(11, 2), num(14, 2), num(17, 2)
+	if year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 {
+		return false
+	}
+	days := [...]int{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[month-1]
+	if month == 2 && year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+		days = 29
+	}
+	return day <= days
+}
+
 // isURI is gojsonschema's "uri" format: net/url parses it, with a scheme, and
 // it has no backslash anywhere.
 func isURI[T text](s T) bool {
+	if plainURI(s) {
+		return true // plainURI takes no backslash
+	}
 	if indexByte(s, '\\') >= 0 {
 		return false
-	}
-	if plainURI(s) {
-		return true
 	}
 	u, err := url.Parse(string(s))
 	return err == nil && u.Scheme != ""
@@ -246,39 +326,71 @@ func isURI[T text](s T) bool {
 // backslashes or brackets, and an authority, if any, of a plain host name with an optional
 // numeric port. Anything else is left to net/url.
 func plainURI[T text](s T) bool {
-	colon := indexByte(s, ':')
-	if colon < 1 || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
+	if len(s) == 0 || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
 		return false
 	}
-	for i := 1; i < colon; i++ {
-		if c := s[i]; !isAlnum(c) && c != '+' && c != '-' && c != '.' {
-			return false
-		}
+	// The scheme runs to the first ":", which no scheme byte is.
+	colon := 1
+	for colon < len(s) && byteClass[s[colon]]&classScheme != 0 {
+		colon++
+	}
+	if colon >= len(s) || s[colon] != ':' {
+		return false
 	}
 	rest := s[colon+1:]
-	for i := 0; i < len(rest); i++ {
-		if c := rest[i]; c <= ' ' || c >= 0x7f || c == '%' || c == '[' || c == ']' || c == '\\' {
-			return false
-		}
+	if !allURIRest(rest) {
+		return false
 	}
 	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
 		return true // opaque or a path: net/url takes any such rest
 	}
+	// The authority: a plain host name, then optionally ":" and digits, up
+	// to the first "/", "?" or "#".
 	auth := rest[2:]
-	for i := 0; i < len(auth); i++ {
-		if c := auth[i]; c == '/' || c == '?' || c == '#' {
-			auth = auth[:i]
-			break
+	i := 0
+	for i < len(auth) && byteClass[auth[i]]&classPlainHost != 0 {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i < len(auth) && auth[i] == ':' {
+		i++
+		for i < len(auth) && isDigit(auth[i]) {
+			i++
 		}
 	}
-	host, port := auth, auth[:0]
-	if i := indexByte(auth, ':'); i >= 0 {
-		host, port = auth[:i], auth[i+1:]
-	}
-	return allBytes(host, isPlainHostByte) && (len(port) == 0 || allBytes(port, isDigit))
+	return i == len(auth) || auth[i] == '/' || auth[i] == '?' || auth[i] == '#'
 }
 
-func isPlainHostByte(c byte) bool { return isAlnum(c) || c == '.' || c == '-' || c == '_' || c == '~' }
+// allURIRest reports whether every byte of s is in classURIRest, eight at a
+// time: a URI's rest is most of its length.
+func allURIRest[T text](s T) bool {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&hi != 0 {
+			return false // a byte beyond 0x7f
+		}
+		// With no top bit set these find exactly whether a byte is below
+		// 0x21, is 0x7f, is "%", or lies in "[", "\", "]" (0x5b to 0x5d).
+		below := (w - 0x21*lo) &^ w & hi
+		del, pct := w^(0x7f*lo), w^('%'*lo)
+		zero := ((del - lo) &^ del) | ((pct - lo) &^ pct)
+		bracket := (((0x7f+0x5e)*lo - w) &^ w & (w + (0x7f-0x5a)*lo)) & hi
+		if below|zero&hi|bracket != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if byteClass[s[i]]&classURIRest == 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // floatOf reads a JSON number the way ToolHive's extension check does:
 // toolhive-core decodes the publisher-provided block into `any` (numbers
@@ -287,6 +399,21 @@ func isPlainHostByte(c byte) bool { return isAlnum(c) || c == '.' || c == '-' ||
 func floatOf(raw []byte) (f float64, ok bool) {
 	if len(raw) == 0 || !(raw[0] == '-' || isDigit(raw[0])) {
 		return 0, false
+	}
+	// Up to 15 digits, the integer ParseFloat would return, exactly: below
+	// 2^53, every such integer is a float64.
+	if len(raw) <= 15 {
+		n := 0
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				n = -1
+				break
+			}
+			n = n*10 + int(c-'0')
+		}
+		if n >= 0 {
+			return float64(n), true
+		}
 	}
 	f, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil && !math.IsInf(f, 0) {

@@ -9,29 +9,34 @@ import "math"
 // enforces. toolhive-core checks that block after decoding it into `any`, so
 // numbers are compared as float64 here too (floatOf).
 
-// meta checks _meta.
+// meta checks _meta. Every publisher's block must be an object; only
+// ToolHive's is read further.
 func (v *validator) meta(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
-	for _, m := range ms {
-		if string(m.key) != PublisherProvidedKey {
+	for v.next(&it) {
+		if string(it.m.key) != PublisherProvidedKey {
 			continue
 		}
-		v.inKey(m.key)
-		var pubBuf memberBuf
-		pubs, _ := v.object(m.value, pubBuf[:0])
-		for _, pub := range pubs {
+		v.inKey(it.m.key)
+		var pubs members
+		v.open(&pubs, it.m.value)
+		for v.next(&pubs) {
+			pub := &pubs.m
 			v.inKey(pub.key)
-			var extBuf memberBuf
-			entries, ok := v.object(pub.value, extBuf[:0])
-			if ok && string(pub.key) == ToolHivePublisher {
-				for _, e := range entries {
-					v.inKey(e.key)
-					v.extensions(e.value)
-					v.out()
+			var entries members
+			if v.open(&entries, pub.value) {
+				toolhive := string(pub.key) == ToolHivePublisher
+				for v.next(&entries) {
+					// Another publisher's block is read through only so
+					// that a malformed one is found as membersOf finds it.
+					if toolhive {
+						v.inKey(entries.m.key)
+						v.extensions(entries.m.value)
+						v.out()
+					}
 				}
 			}
 			v.out()
@@ -52,51 +57,33 @@ const portMin, portMax = 1, 65535
 // extensions checks server_extensions, the ToolHive extensions of one image
 // or URL.
 func (v *validator) extensions(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
 	hasStatus := false
-	for _, m := range ms {
-		v.in(m.key)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "status":
 			hasStatus = true
-			v.enum(m.value, extStatuses)
+			v.enumm(m, extStatuses)
 		case "tier":
-			v.enum(m.value, extTiers)
-		case "tools":
-			v.stringList(m.value, ruleTool, true)
-		case "tags":
-			v.stringList(m.value, ruleTag, true)
-		case "docker_tags":
-			v.stringList(m.value, nil, true)
-		case "args":
-			// Repeated flags are ordinary in args; the schema allows them.
-			v.stringList(m.value, nil, false)
+			v.enumm(m, extTiers)
 		case "overview":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "proxy_port":
-			v.integer(m.value, portMin, portMax)
+			v.intm(m, portMin, portMax)
 		case "stateless":
-			v.boolean(m.value)
+			v.boolm(m)
 		case "custom_metadata":
-			v.isObject(m.value)
-		case "tool_definitions":
-			v.each(m.value, eachToolDefinition)
-		case "env_vars":
-			v.each(m.value, eachEnvVar)
-		case "metadata":
-			v.metadata(m.value)
-		case "permissions":
-			v.permissions(m.value)
-		case "provenance":
-			v.provenance(m.value)
-		case "oauth_config":
-			v.oauthConfig(m.value)
+			v.objm(m)
+		case "tools", "tags", "docker_tags", "args", "tool_definitions", "env_vars",
+			"metadata", "permissions", "provenance", "oauth_config":
+			v.in(m.key)
+			v.extensionsMember(m)
+			v.out()
 		}
-		v.out()
 	}
 	if !hasStatus {
 		v.inName("status")
@@ -105,34 +92,65 @@ func (v *validator) extensions(raw []byte) {
 	}
 }
 
-// integer checks an integer from lo to hi, read as a float64.
-func (v *validator) integer(raw []byte, lo, hi float64) {
+// extensionsMember checks a member of server_extensions that holds more
+// than one value, its key pushed.
+func (v *validator) extensionsMember(m *rawMember) {
+	switch string(m.key) {
+	case "tools":
+		v.stringList(m.value, ruleTool, true)
+	case "tags":
+		v.stringList(m.value, ruleTag, true)
+	case "docker_tags":
+		v.stringList(m.value, nil, true)
+	case "args":
+		// Repeated flags are ordinary in args; the schema allows them.
+		v.stringList(m.value, nil, false)
+	case "tool_definitions":
+		v.each(m.value, eachToolDefinition)
+	case "env_vars":
+		v.each(m.value, eachEnvVar)
+	case "metadata":
+		v.metadata(m.value)
+	case "permissions":
+		v.permissions(m.value)
+	case "provenance":
+		v.provenance(m.value)
+	case "oauth_config":
+		v.oauthConfig(m.value)
+	}
+}
+
+// intm checks that a member's value is an integer from lo to hi, read as a
+// float64.
+func (v *validator) intm(m *rawMember, lo, hi float64) { v.integerAt(m.key, -1, m.value, lo, hi) }
+
+// integerAt is intm for the value at the path failAt completes with key or
+// idx.
+func (v *validator) integerAt(key []byte, idx int, raw []byte, lo, hi float64) {
 	if f, ok := floatOf(raw); !ok || f != math.Trunc(f) || f < lo || f > hi {
-		v.fail("is %s; it must be an integer from %v to %v", show(raw), lo, hi)
+		v.failAt(key, idx, "is %s; it must be an integer from %v to %v", show(raw), lo, hi)
 	}
 }
 
 // toolDefinition checks tool_definition: an object with a required string
 // name, a string description, object inputSchema and annotations.
 func (v *validator) toolDefinition(raw []byte) {
-	var buf memberBuf
-	ms, ok := v.object(raw, buf[:0])
-	if !ok {
+	var it members
+	if !v.open(&it, raw) {
 		return
 	}
 	hasName := false
-	for _, m := range ms {
-		v.in(m.key)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "name":
 			hasName = true
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "description":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "inputSchema", "annotations":
-			v.isObject(m.value)
+			v.objm(m)
 		}
-		v.out()
 	}
 	v.required(hasName, "name")
 }
@@ -140,88 +158,91 @@ func (v *validator) toolDefinition(raw []byte) {
 // envVar checks environment_variable: name matching its pattern (not
 // required), string description and default, boolean required and secret.
 func (v *validator) envVar(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "name":
-			v.str(m.value, ruleEnvVar)
+			v.strm(m, ruleEnvVar)
 		case "description", "default":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "required", "secret":
-			v.boolean(m.value)
+			v.boolm(m)
 		}
-		v.out()
 	}
 }
 
 // metadata checks metadata: stars a number >= 0, last_updated a date-time,
 // kubernetes the workload's kind, namespace, name, uid, image and transport.
 func (v *validator) metadata(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "stars":
 			if f, ok := floatOf(m.value); !ok || f < 0 {
-				v.fail("is %s; it must be a number, 0 or more", show(m.value))
+				v.failAt(m.key, -1, "is %s; it must be a number, 0 or more", show(m.value))
 			}
 		case "last_updated":
-			v.str(m.value, ruleDateTime)
+			v.strm(m, ruleDateTime)
 		case "kubernetes":
+			v.in(m.key)
 			v.kubernetes(m.value)
+			v.out()
 		}
-		v.out()
 	}
 }
 
 func (v *validator) kubernetes(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "kind", "image":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "namespace", "name":
-			v.str(m.value, ruleK8sName)
+			v.strm(m, ruleK8sName)
 		case "uid":
-			v.str(m.value, ruleUUID)
+			v.strm(m, ruleUUID)
 		case "transport":
-			v.enum(m.value, kubernetesTransports)
+			v.enumm(m, kubernetesTransports)
 		}
-		v.out()
 	}
 }
 
 // permissions checks permissions: a string name, read and write lists of
 // unique absolute paths, boolean privileged, and network.outbound.
 func (v *validator) permissions(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "name":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "read", "write":
+			v.in(m.key)
 			v.stringList(m.value, ruleMount, true)
+			v.out()
 		case "privileged":
-			v.boolean(m.value)
+			v.boolm(m)
 		case "network":
-			var nbuf memberBuf
-			nms, _ := v.object(m.value, nbuf[:0])
-			for _, n := range nms {
+			v.in(m.key)
+			var nit members
+			v.open(&nit, m.value)
+			for v.next(&nit) {
+				n := &nit.m
 				if string(n.key) == "outbound" {
 					v.in(n.key)
 					v.outbound(n.value)
 					v.out()
 				}
 			}
+			v.out()
 		}
-		v.out()
 	}
 }
 
@@ -229,71 +250,72 @@ func (v *validator) permissions(raw []byte) {
 // ".domain" patterns), unique ports from 1 to 65535, boolean
 // insecure_allow_all.
 func (v *validator) outbound(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "allow_host":
+			v.in(m.key)
 			v.stringList(m.value, ruleHost, true)
+			v.out()
 		case "allow_port":
+			v.in(m.key)
 			v.ports(m.value)
+			v.out()
 		case "insecure_allow_all":
-			v.boolean(m.value)
+			v.boolm(m)
 		}
-		v.out()
 	}
 }
 
 // ports checks a list of unique ports; uniqueness compares the float64
 // values, as toolhive-core decodes them.
 func (v *validator) ports(raw []byte) {
-	var buf elementBuf
-	els, _ := v.array(raw, buf[:0])
-	var seenBuf [len(elementBuf{})]float64
+	var it elements
+	v.openArray(&it, raw)
+	var seenBuf [24]float64
 	seen := seenBuf[:0]
-	for i, el := range els {
-		v.inIndex(i)
-		v.integer(el, portMin, portMax)
+	for v.nextElement(&it) {
+		el := it.el
+		v.integerAt(nil, it.n, el, portMin, portMax)
 		if f, ok := floatOf(el); ok {
 			for j, g := range seen {
 				if g == f {
-					v.fail("repeats %s (also at [%d]); the values must be unique", show(el), j)
+					v.failAt(nil, it.n, "repeats %s (also at [%d]); the values must be unique", show(el), j)
 					break
 				}
 			}
 			seen = append(seen, f)
 		}
-		v.out()
 	}
 }
 
 // provenance checks provenance: sigstore_url a hostname, repository_uri and
 // cert_issuer URIs, strings, and attestation.predicate_type a URI.
 func (v *validator) provenance(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "sigstore_url":
-			v.str(m.value, ruleHostname)
+			v.strm(m, ruleHostname)
 		case "repository_uri", "cert_issuer":
-			v.str(m.value, ruleURI)
+			v.strm(m, ruleURI)
 		case "repository_ref", "signer_identity", "runner_environment":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "attestation":
-			var abuf memberBuf
-			ams, _ := v.object(m.value, abuf[:0])
-			for _, a := range ams {
-				if string(a.key) == "predicate_type" {
-					v.in(a.key)
-					v.str(a.value, ruleURI)
-					v.out()
+			v.in(m.key)
+			var ait members
+			v.open(&ait, m.value)
+			for v.next(&ait) {
+				if a := &ait.m; string(a.key) == "predicate_type" {
+					v.strm(a, ruleURI)
 				}
 			}
+			v.out()
 		}
-		v.out()
 	}
 }
 
@@ -301,30 +323,34 @@ func (v *validator) provenance(raw []byte) {
 // strings client_id and resource; scopes strings; boolean use_pkce;
 // oauth_params a map of strings; callback_port from 1 to 65535.
 func (v *validator) oauthConfig(raw []byte) {
-	var buf memberBuf
-	ms, _ := v.object(raw, buf[:0])
-	for _, m := range ms {
-		v.in(m.key)
+	var it members
+	v.open(&it, raw)
+	for v.next(&it) {
+		m := &it.m
 		switch string(m.key) {
 		case "issuer", "authorize_url", "token_url":
-			v.str(m.value, ruleURI)
+			v.strm(m, ruleURI)
 		case "client_id", "resource":
-			v.str(m.value, nil)
+			v.isStr(m)
 		case "scopes":
+			v.in(m.key)
 			v.stringList(m.value, nil, false)
+			v.out()
 		case "use_pkce":
-			v.boolean(m.value)
+			v.boolm(m)
 		case "callback_port":
-			v.integer(m.value, portMin, portMax)
+			v.intm(m, portMin, portMax)
 		case "oauth_params":
-			var pbuf memberBuf
-			params, _ := v.object(m.value, pbuf[:0])
-			for _, o := range params {
+			v.in(m.key)
+			var pit members
+			v.open(&pit, m.value)
+			for v.next(&pit) {
+				o := &pit.m
 				v.inKey(o.key)
 				v.str(o.value, nil)
 				v.out()
 			}
+			v.out()
 		}
-		v.out()
 	}
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -11,25 +12,23 @@ import (
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
 
-// The validator walks every entry of a merge, so it splits objects and arrays
-// into caller-provided buffers (usually on the caller's stack) instead of
-// jsonx.Members' fresh slices and key strings: a valid entry is checked
-// without allocating. Like jsonx, these functions expect input that passed
-// json.Valid and report malformed input as not ok rather than panic.
+// The validator walks every entry of a merge, so it reads the raw bytes
+// without allocating for a valid entry: the iterators of validate_iter.go
+// in the common case, and membersOf and elementsOf below (which split a
+// value into fresh slices) for the texts those leave to careful mode. Like
+// jsonx, these functions expect input that passed json.Valid and report
+// malformed input as not ok rather than panic.
 
 // A rawMember is one member of a JSON object: its key, decoded (aliasing the
 // input unless the key has escapes or invalid UTF-8), and its raw value.
 type rawMember struct {
 	key   []byte
 	value []byte
+	// plain is set when value is a string literal found to be ASCII without
+	// escapes (see stringEnd): its contents are the decoded string.
+	// membersOf leaves it unset; then the checks look for themselves.
+	plain bool
 }
-
-// memberBuf and elementBuf are the buffer sizes callers declare; longer
-// objects and arrays spill to the heap.
-type (
-	memberBuf  [24]rawMember
-	elementBuf [24][]byte
-)
 
 // membersOf appends the members of the JSON object raw to dst, keeping only
 // the last member of each repeated key (encoding/json, and so ToolHive, keeps
@@ -149,7 +148,7 @@ func elementsOf(raw []byte, dst [][]byte, idx *containerIndex) (els [][]byte, ok
 }
 
 func skipWS(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
+	for i < len(d) && d[i] <= ' ' && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
 		i++
 	}
 	return i
@@ -212,14 +211,20 @@ func skipVal(d []byte, i int) int {
 // nested objects level by level does not scan the deeper ones again and
 // again: the checks below _meta go seven levels deep.
 type containerIndex struct {
-	base  []byte
-	n     int
+	base []byte
+	n    int
+	// hint is where the next lookup starts: containers are mostly looked up
+	// in the order they start, each just after the one before.
+	hint  int
 	start [indexSize]int32
 	end   [indexSize]int32
 	// spans, when set, index base instead of start and end: those Parse
 	// recorded for the whole entry (Server.index).
 	spans []jsonx.Span
 }
+
+// reset empties the index.
+func (x *containerIndex) reset() { x.n, x.spans, x.hint = 0, nil, 0 }
 
 // useEntryIndex makes x the index Parse recorded for s, when value lies in
 // the text it covers and no number of the entry needs the scan of build.
@@ -228,7 +233,7 @@ func (x *containerIndex) useEntryIndex(s *Server, value []byte) bool {
 	if !s.indexed || s.bigNumbers || !s.fromRaw(value) {
 		return false
 	}
-	x.base, x.spans, x.n = s.raw, s.index, 0
+	x.base, x.spans, x.n, x.hint = s.raw, s.index, 0, 0
 	return true
 }
 
@@ -239,7 +244,7 @@ const indexSize = 64
 // number encoding/json cannot decode into a float64 (see hasHugeNumber),
 // which the same pass finds.
 func (x *containerIndex) build(base []byte) (huge bool) {
-	x.base, x.n, x.spans = base, 0, nil
+	x.base, x.n, x.spans, x.hint = base, 0, nil, 0
 	if len(base) > math.MaxInt32 {
 		x.base = nil
 		return hasHugeNumber(base)
@@ -261,7 +266,7 @@ func (x *containerIndex) build(base []byte) (huge bool) {
 				x.start[k], x.end[k] = int32(i), 0
 				x.n++
 			}
-			if depth < len(stack) {
+			if depth >= 0 && depth < len(stack) {
 				stack[depth] = k
 			}
 			depth++
@@ -290,32 +295,83 @@ func (x *containerIndex) build(base []byte) (huge bool) {
 // indexed bytes comes from the capacities of the two slices (subslicing
 // keeps the end of the backing array) and is confirmed by identity.
 func (x *containerIndex) skip(raw []byte, i int) int {
-	if x == nil || x.n == 0 && x.spans == nil || i >= len(raw) || (raw[i] != '{' && raw[i] != '[') {
-		return skipVal(raw, i)
+	return x.skipAt(raw, i, x.offsetOf(raw))
+}
+
+// offsetOf returns the offset of raw in the indexed bytes, or -1 when raw
+// does not lie there (or nothing is indexed).
+func (x *containerIndex) offsetOf(raw []byte) int {
+	if x == nil || x.n == 0 && x.spans == nil || len(raw) == 0 {
+		return -1
 	}
 	off := cap(x.base) - cap(raw)
 	if off < 0 || off >= len(x.base) || &x.base[off] != &raw[0] {
+		return -1
+	}
+	return off
+}
+
+// skipAt is skip for a raw at offset off of the indexed bytes (see
+// offsetOf): an iterator finds the offset of its value once.
+func (x *containerIndex) skipAt(raw []byte, i, off int) int {
+	if off < 0 || i >= len(raw) || (raw[i] != '{' && raw[i] != '[') {
 		return skipVal(raw, i)
 	}
 	at := off + i
 	if x.spans != nil {
-		lo, hi := 0, len(x.spans)
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if int(x.spans[m].Start) < at {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		if lo < len(x.spans) && int(x.spans[lo].Start) == at && x.spans[lo].End > 0 {
-			if end := int(x.spans[lo].End) - off; end <= len(raw) {
+		k := x.findSpan(at)
+		if k < len(x.spans) && int(x.spans[k].Start) == at && x.spans[k].End > 0 {
+			x.hint = k + 1
+			if end := int(x.spans[k].End) - off; end <= len(raw) {
 				return end
 			}
 		}
 		return skipVal(raw, i)
 	}
-	lo, hi := 0, x.n
+	k := x.findStart(at)
+	if k < x.n && int(x.start[k]) == at && x.end[k] > 0 {
+		x.hint = k + 1
+		if end := int(x.end[k]) - off; end <= len(raw) {
+			return end
+		}
+	}
+	return skipVal(raw, i)
+}
+
+// findSpan returns the first of x.spans that does not start before at. It
+// looks at the few from the hint on first, then searches.
+func (x *containerIndex) findSpan(at int) int {
+	spans, lo := x.spans, 0
+	if h := x.hint; h < len(spans) && int(spans[h].Start) <= at {
+		for lo = h; lo < len(spans) && lo < h+4; lo++ {
+			if int(spans[lo].Start) >= at {
+				return lo
+			}
+		}
+	}
+	hi := len(spans)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(spans[m].Start) < at {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
+}
+
+// findStart is findSpan for the index build records.
+func (x *containerIndex) findStart(at int) int {
+	n, lo := x.n, 0
+	if h := x.hint; h < n && int(x.start[h]) <= at {
+		for lo = h; lo < n && lo < h+4; lo++ {
+			if int(x.start[lo]) >= at {
+				return lo
+			}
+		}
+	}
+	hi := n
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if int(x.start[m]) < at {
@@ -324,12 +380,7 @@ func (x *containerIndex) skip(raw []byte, i int) int {
 			hi = m
 		}
 	}
-	if lo < x.n && int(x.start[lo]) == at && x.end[lo] > 0 {
-		if end := int(x.end[lo]) - off; end <= len(raw) {
-			return end
-		}
-	}
-	return skipVal(raw, i)
+	return lo
 }
 
 // isJSONString reports whether raw is a string literal, without decoding it.
@@ -341,7 +392,7 @@ func isJSONString(raw []byte) bool { return jsonx.Kind(raw) == '"' }
 func plainString(raw []byte) (s []byte, ok bool) {
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
 		inner := raw[1 : len(raw)-1]
-		if bytes.IndexByte(inner, '\\') < 0 && isPlainUTF8(inner) {
+		if plainBytes(inner) {
 			return inner, true
 		}
 	}
@@ -349,14 +400,25 @@ func plainString(raw []byte) (s []byte, ok bool) {
 	return []byte(str), ok
 }
 
-// isPlainUTF8 reports whether b is valid UTF-8, ASCII fast.
-func isPlainUTF8(b []byte) bool {
-	for _, c := range b {
-		if c >= 0x80 {
-			return utf8.Valid(b)
+// plainBytes reports whether b has no backslash and is valid UTF-8, eight
+// bytes at a time.
+func plainBytes(b []byte) bool {
+	var high uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if x := w ^ lanesSlash; (x-lanesLo)&^x&lanesHi != 0 {
+			return false
 		}
+		high |= w
 	}
-	return true
+	for ; i < len(b); i++ {
+		if b[i] == '\\' {
+			return false
+		}
+		high |= uint64(b[i])
+	}
+	return high&lanesHi == 0 || utf8.Valid(b)
 }
 
 // validator collects the diagnostics of one entry. It keeps the field path
@@ -374,6 +436,11 @@ type validator struct {
 	path   [maxPathDepth]segment
 	// index holds the containers of the top-level member being checked.
 	index containerIndex
+	// bail is set when a fast reading met a text it leaves to careful mode
+	// (see members), careful while the member is checked again in it.
+	bail, careful bool
+	// retried counts the members checked again in careful mode (for tests).
+	retried int
 }
 
 // maxPathDepth bounds the recorded path; the schema's fields nest at most 10
@@ -392,18 +459,28 @@ type segment struct {
 	bracket bool
 }
 
-func (v *validator) push(s segment) {
-	if v.depth < len(v.path) {
-		v.path[v.depth] = s
+// push adds a segment of a member key, or of name when key is nil, written
+// field by field: idx matters only when both are unset (see pathString).
+func (v *validator) push(name string, key []byte, bracket bool) {
+	if d := v.depth; d < len(v.path) {
+		p := &v.path[d]
+		p.name, p.key, p.bracket = name, key, bracket
 	}
 	v.depth++
 }
 
-func (v *validator) inName(name string) { v.push(segment{name: name}) }
-func (v *validator) in(key []byte)      { v.push(segment{key: key}) }
-func (v *validator) inKey(key []byte)   { v.push(segment{key: key, bracket: true}) }
-func (v *validator) inIndex(i int)      { v.push(segment{idx: i}) }
+func (v *validator) inName(name string) { v.push(name, nil, false) }
+func (v *validator) in(key []byte)      { v.push("", key, false) }
+func (v *validator) inKey(key []byte)   { v.push("", key, true) }
 func (v *validator) out()               { v.depth-- }
+
+func (v *validator) inIndex(i int) {
+	if d := v.depth; d < len(v.path) {
+		p := &v.path[d]
+		p.name, p.key, p.idx = "", nil, i
+	}
+	v.depth++
+}
 
 // pathString renders the current path, relative to the entry.
 func (v *validator) pathString() string {
@@ -469,29 +546,17 @@ func show(raw []byte) string {
 	return string(raw[:cut]) + "..."
 }
 
-// object splits an object value into buf or reports that raw is not one.
-func (v *validator) object(raw []byte, buf []rawMember) ([]rawMember, bool) {
-	ms, ok := membersOf(raw, buf, &v.index)
-	if !ok {
-		v.fail("must be an object, not %s", show(raw))
-	}
-	return ms, ok
-}
-
-// isObject checks that raw is an object without splitting it.
-func (v *validator) isObject(raw []byte) {
-	if jsonx.Kind(raw) != '{' {
-		v.fail("must be an object, not %s", show(raw))
+// objm checks that a member's value is an object without splitting it.
+func (v *validator) objm(m *rawMember) {
+	if len(m.value) == 0 || m.value[0] != '{' {
+		v.objSlow(m)
 	}
 }
 
-// array splits an array value into buf or reports that raw is not one.
-func (v *validator) array(raw []byte, buf [][]byte) ([][]byte, bool) {
-	els, ok := elementsOf(raw, buf, &v.index)
-	if !ok {
-		v.fail("must be an array, not %s", show(raw))
+func (v *validator) objSlow(m *rawMember) {
+	if jsonx.Kind(m.value) != '{' {
+		v.failAt(m.key, -1, "must be an object, not %s", show(m.value))
 	}
-	return els, ok
 }
 
 // An elementCheck names the check each applies to every element: a switch
@@ -510,11 +575,11 @@ const (
 
 // each checks every element of an array value.
 func (v *validator) each(raw []byte, check elementCheck) {
-	var buf elementBuf
-	els, _ := v.array(raw, buf[:0])
-	for i, el := range els {
-		v.inIndex(i)
-		switch check {
+	var it elements
+	v.openArray(&it, raw)
+	for v.nextElement(&it) {
+		v.inIndex(it.n)
+		switch el := it.el; check {
 		case eachIcon:
 			v.icon(el)
 		case eachRemote:
@@ -537,10 +602,14 @@ func (v *validator) each(raw []byte, check elementCheck) {
 // required reports a missing required member of the current object.
 func (v *validator) required(present bool, name string) {
 	if !present {
-		v.inName(name)
-		v.fail("is required")
-		v.out()
+		v.missing(name)
 	}
+}
+
+func (v *validator) missing(name string) {
+	v.inName(name)
+	v.fail("is required")
+	v.out()
 }
 
 // A stringRule is a pattern or format a string must satisfy.
@@ -567,38 +636,91 @@ var (
 	ruleAny = &stringRule{func([]byte) bool { return true }, ""}
 )
 
+// The checks of a single value come in two forms: one for a value whose
+// path has been pushed (str, enum, boolean, integer, isObject), and one for a
+// member whose key has not (strm, enumm, boolm, intm, objm), which pushes
+// the key only for a failure's message. Most members are valid, so most
+// keys are never pushed.
+
+// failAt is fail at the current path completed, when key is not nil, by
+// that member key or else, when idx is not negative, by that element index.
+// Member keys are never nil: they alias the text or were decoded from a
+// non-empty literal.
+func (v *validator) failAt(key []byte, idx int, format string, args ...any) {
+	switch {
+	case key != nil:
+		v.in(key)
+	case idx >= 0:
+		v.inIndex(idx)
+	default:
+		v.fail(format, args...)
+		return
+	}
+	v.fail(format, args...)
+	v.out()
+}
+
 // str checks a string value, and rule when not nil. With a rule it returns
 // the string's contents (see plainString); without one it does not decode
 // the string and returns raw. ok is false when raw is not a string.
 func (v *validator) str(raw []byte, rule *stringRule) (s []byte, ok bool) {
+	return v.strAt(nil, -1, raw, false, rule)
+}
+
+// strm is str of a member's value.
+func (v *validator) strm(m *rawMember, rule *stringRule) (s []byte, ok bool) {
+	return v.strAt(m.key, -1, m.value, m.plain, rule)
+}
+
+// isStr is str of a member's value without a rule.
+func (v *validator) isStr(m *rawMember) {
+	if len(m.value) == 0 || m.value[0] != '"' {
+		v.strAt(m.key, -1, m.value, false, nil) // isJSONString would find '"' at the start
+	}
+}
+
+// strAt is str of the value at the path failAt completes with key or idx;
+// plain tells that raw is a plain string literal (see rawMember).
+func (v *validator) strAt(key []byte, idx int, raw []byte, plain bool, rule *stringRule) (s []byte, ok bool) {
 	if rule == nil {
 		if !isJSONString(raw) {
-			v.fail("must be a string, not %s", show(raw))
+			v.failAt(key, idx, "must be a string, not %s", show(raw))
 			return nil, false
 		}
 		return raw, true
 	}
-	s, ok = plainString(raw)
+	if plain {
+		s, ok = raw[1:len(raw)-1], true
+	} else {
+		s, ok = plainString(raw)
+	}
 	if !ok {
-		v.fail("must be a string, not %s", show(raw))
+		v.failAt(key, idx, "must be a string, not %s", show(raw))
 		return nil, false
 	}
 	if !rule.match(s) {
-		v.fail("is %s; it must %s", show(raw), rule.want)
+		v.failAt(key, idx, "is %s; it must %s", show(raw), rule.want)
 	}
 	return s, true
 }
 
-// enum checks a string value that must be one of allowed.
-func (v *validator) enum(raw []byte, allowed []string) {
-	if s, ok := plainString(raw); ok {
+// enumm checks that a member's value is a string, one of allowed.
+func (v *validator) enumm(m *rawMember, allowed []string) {
+	var s []byte
+	ok := m.plain
+	if ok {
+		s = m.value[1 : len(m.value)-1]
+	} else {
+		s, ok = plainString(m.value)
+	}
+	if ok {
 		for _, a := range allowed {
 			if string(s) == a {
 				return
 			}
 		}
 	}
-	v.fail("is %s; it must be one of %s", show(raw), quoteList(allowed))
+	v.failAt(m.key, -1, "is %s; it must be one of %s", show(m.value), quoteList(allowed))
 }
 
 func quoteList(xs []string) string {
@@ -618,32 +740,53 @@ func (v *validator) boolean(raw []byte) {
 	}
 }
 
+// boolm is boolean of a member's value.
+func (v *validator) boolm(m *rawMember) {
+	if len(m.value) == 0 || m.value[0] != 't' && m.value[0] != 'f' {
+		v.boolSlow(m) // Kind would find t or f at the start
+	}
+}
+
+func (v *validator) boolSlow(m *rawMember) {
+	if k := jsonx.Kind(m.value); k != 't' && k != 'f' {
+		v.failAt(m.key, -1, "must be a boolean, not %s", show(m.value))
+	}
+}
+
 // stringList checks an array of strings, each satisfying rule when not nil
 // and, with unique, none repeated (uniqueItems compares decoded strings).
+// A Bloom filter of the strings read spares comparing each with every
+// earlier one.
 func (v *validator) stringList(raw []byte, rule *stringRule, unique bool) {
-	var buf elementBuf
-	els, ok := v.array(raw, buf[:0])
-	if !ok {
+	var it elements
+	if !v.openArray(&it, raw) {
 		return
 	}
 	if unique && rule == nil {
 		rule = ruleAny
 	}
-	var seenBuf elementBuf
-	seen := seenBuf[:0]
-	for i, el := range els {
-		v.inIndex(i)
-		s, ok := v.str(el, rule)
+	var seen [2]uint64
+	for v.nextElement(&it) {
+		var s []byte
+		var ok bool
+		switch el := it.el; {
+		case it.plain && rule == nil:
+			s, ok = el, true // as strAt returns it
+		case it.plain && rule.match(el[1:len(el)-1]):
+			s, ok = el[1:len(el)-1], true
+		default: // strAt says what is wrong
+			s, ok = v.strAt(nil, it.n, el, it.plain, rule)
+		}
 		if ok && unique {
-			for j, t := range seen {
-				if bytes.Equal(s, t) {
-					v.fail("repeats %s (also at [%d]); the values must be unique", show(el), j)
-					break
+			b0, b1 := bloomBits(s)
+			if seen[0]&b0 != 0 && seen[1]&b1 != 0 {
+				if j := v.earlierString(&it, s); j >= 0 {
+					v.failAt(nil, it.n, "repeats %s (also at [%d]); the values must be unique", show(it.el), j)
 				}
 			}
-			seen = append(seen, s)
+			seen[0] |= b0
+			seen[1] |= b1
 		}
-		v.out()
 	}
 }
 

@@ -1,0 +1,47 @@
+package model
+
+import (
+	"os"
+	"testing"
+)
+
+// BenchmarkValidateParsed checks, per op, the 64 entries of
+// testdata/validate/entries.json (the first of one ConfigMap of the bench
+// module's 100,000-server merge, as gen.UpstreamFiles draws them) read by
+// Parse, so with the index Parse records, as a merge checks them: "now" with
+// ValidateServer, "before" with the validator it replaced (the oracle of
+// validate_oracle_test.go), for the ratio on one machine in one run.
+func BenchmarkValidateParsed(b *testing.B) {
+	data, err := os.ReadFile("testdata/validate/entries.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg, ds := Parse(data, ParseOptions{Format: FormatUpstream})
+	if reg == nil || len(reg.Servers) == 0 {
+		b.Fatalf("no entries: %v", ds)
+	}
+	obj := ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "team-000"}
+	for _, s := range reg.Servers {
+		if ds := ValidateServer(s, obj, "data.servers[0]"); len(ds) != 0 {
+			b.Fatalf("fixture entry %s is invalid: %v", s.Name(), ds)
+		}
+	}
+	for _, run := range []struct {
+		name     string
+		validate func(*Server, ObjectRef, string) Diagnostics
+	}{
+		{"now", ValidateServer},
+		{"before", oldPubValidateServer},
+	} {
+		b.Run(run.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range reg.Servers {
+					run.validate(s, obj, "data.servers[0]")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reg.Servers)), "ns/entry")
+		})
+	}
+}
