@@ -53,9 +53,8 @@ func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnost
 		if !r.selected {
 			continue
 		}
-		ann := r.meta.Annotations
-		exportVal, hasExport := ann[AnnotationExport]
-		rawURL, hasURL := ann[AnnotationURL]
+		exportVal, hasExport := r.annotation(AnnotationExport)
+		rawURL, hasURL := r.annotation(AnnotationURL)
 		exported := false
 		switch {
 		case hasExport && exportVal == "true":
@@ -79,7 +78,7 @@ func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnost
 		e := export{res: r, annotated: true, urlAnnotated: hasURL}
 		if hasURL {
 			if c, d, ok := checkAnnotationURL(r, rawURL, cfg.opts.RequireHTTPS); ok {
-				e.urls = append(e.urls, c)
+				e.add(c)
 				ds = append(ds, d...)
 			} else {
 				ds = append(ds, d...)
@@ -127,11 +126,11 @@ type entryMeta struct {
 func readMetadata(r *resource) (entryMeta, model.Diagnostics) {
 	var m entryMeta
 	var ds model.Diagnostics
-	ann := r.meta.Annotations
+	ann := r.annotation
 	bad := func(key, format string, args ...any) {
 		ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, r.ref, annotationField(key), format, args...))
 	}
-	if v, ok := ann[AnnotationName]; ok {
+	if v, ok := ann(AnnotationName); ok {
 		if invalid, _ := model.CheckName(v); invalid != "" {
 			bad(AnnotationName, "%s; ignored, the generated name is used", invalid)
 		} else {
@@ -139,7 +138,7 @@ func readMetadata(r *resource) (entryMeta, model.Diagnostics) {
 		}
 	}
 	text := func(key string, max int, what string) string {
-		v, ok := ann[key]
+		v, ok := ann(key)
 		if !ok {
 			return ""
 		}
@@ -161,14 +160,14 @@ func readMetadata(r *resource) (entryMeta, model.Diagnostics) {
 	}
 	m.description = text(AnnotationDescription, model.DescriptionMaxLen, "description")
 	m.title = text(AnnotationTitle, model.TitleMaxLen, "title")
-	if v, ok := ann[AnnotationVersion]; ok {
+	if v, ok := ann(AnnotationVersion); ok {
 		if len(v) > model.VersionMaxLen || !semverPattern.MatchString(v) {
 			bad(AnnotationVersion, "version %q is not a semantic version (MAJOR.MINOR.PATCH[-PRE][+BUILD]); ignored", abbreviate(v))
 		} else {
 			m.version = v
 		}
 	}
-	if v, ok := ann[AnnotationTier]; ok {
+	if v, ok := ann(AnnotationTier); ok {
 		if v != TierOfficial && v != TierCommunity {
 			bad(AnnotationTier, "tier %q must be %q or %q; ignored", abbreviate(v), TierOfficial, TierCommunity)
 		} else {

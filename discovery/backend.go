@@ -35,21 +35,113 @@ func newer(a any, am *metav1.ObjectMeta, b any, bm *metav1.ObjectMeta) bool {
 	return bytes.Compare(encode(a), encode(b)) > 0
 }
 
-// indexServices holds the Services of a snapshot by namespace and name, one
-// copy of each (see newer).
-func indexServices(list []*corev1.Service) map[objectKey]*corev1.Service {
-	m := make(map[objectKey]*corev1.Service, len(list))
+// serviceIndex holds the Services of a snapshot by namespace and name, one
+// copy of each (see newer), with the MCP resource each belongs to. It reads
+// each Service once: at scale, every pass over a hundred thousand Services
+// is a cache miss or more per Service, so what Method 2 needs of them (their
+// keys, their owners) is worked out in that one pass and kept compact.
+type serviceIndex struct {
+	list []*corev1.Service
+	// keys[i] is the namespace and name of list[i], copied into a few
+	// blocks of memory so that checking a look-up reads them, not the
+	// Service; shadowed[i] is set when another Service of that namespace and
+	// name is used instead (see newer).
+	keys     []objectKey
+	shadowed []bool
+	// owned[i] reports whether list[i] has an MCP resource as its controller
+	// (controllerOwner), and owners[i] is that resource when the resource
+	// index holds it (with a matching UID), else nil.
+	owned  []bool
+	owners []*resource
+	// next is the position after the last Service get found; table finds
+	// Services by key when that is not the one, built on first need.
+	next  int
+	table *keyTable
+}
+
+// indexServices indexes the Services of a snapshot and finds their MCP
+// resources in rix, as Method 2 would for a backendRef to each (controller
+// ownerReference, then resourceIndex.lookup in the Service's namespace).
+func indexServices(list []*corev1.Service, rix *resourceIndex) *serviceIndex {
+	ix := &serviceIndex{
+		list:     make([]*corev1.Service, 0, len(list)),
+		keys:     make([]objectKey, 0, len(list)),
+		shadowed: make([]bool, 0, len(list)),
+		owned:    make([]bool, 0, len(list)),
+		owners:   make([]*resource, 0, len(list)),
+	}
+	kh := newKeyHasher()
+	hashes := make([]uint64, 0, len(list))
+	var names stringArena
 	for _, s := range list {
 		if s == nil {
 			continue
 		}
-		k := objectKey{s.Namespace, s.Name}
-		if old, dup := m[k]; dup && !newer(s, &s.ObjectMeta, old, &old.ObjectMeta) {
-			continue
+		ix.list = append(ix.list, s)
+		ix.keys = append(ix.keys, objectKey{names.copy(s.Namespace), names.copy(s.Name)})
+		hashes = append(hashes, kh.hash(s.Namespace, s.Name))
+		o, ok := mcpController(s)
+		var owner *resource
+		if ok {
+			owner = rix.lookup(o.kind, s.Namespace, o.name, o.uid)
 		}
-		m[k] = s
+		ix.owned = append(ix.owned, ok)
+		ix.owners = append(ix.owners, owner)
 	}
-	return m
+	ix.shadowed = ix.shadowed[:len(ix.list)]
+	groups := duplicateGroups(len(ix.list), func(i int) uint64 { return hashes[i] }, func(i, j int) bool { return ix.keys[i] == ix.keys[j] })
+	for _, g := range groups {
+		// The copy used is the one a pass in snapshot order keeps: the
+		// first, unless a later one is newer than the one kept so far.
+		keep := g[0]
+		for _, i := range g[1:] {
+			if newer(ix.list[i], &ix.list[i].ObjectMeta, ix.list[keep], &ix.list[keep].ObjectMeta) {
+				keep = i
+			}
+		}
+		for _, i := range g {
+			ix.shadowed[i] = i != keep
+		}
+	}
+	return ix
+}
+
+// get returns the Service namespace/name and its position in ix.list, or
+// nil and -1.
+//
+// Look-ups tend to come in the order of the snapshot (a route per Service,
+// listed in the same order), so the Service after the last one found is
+// tried first: when it is the one, the look-up costs a comparison instead
+// of a probe of a hash table at a random place (which is built only when a
+// look-up first needs it).
+func (ix *serviceIndex) get(namespace, name string) (*corev1.Service, int) {
+	at := -1
+	if c := ix.next; c < len(ix.keys) && ix.keys[c].name == name && ix.keys[c].namespace == namespace && !ix.shadowed[c] {
+		at = c
+	} else {
+		if ix.table == nil {
+			ix.buildTable()
+		}
+		at = ix.table.find(ix.table.hash(namespace, name), func(i int) bool {
+			k := &ix.keys[i]
+			return k.name == name && k.namespace == namespace
+		})
+		if at < 0 {
+			return nil, -1
+		}
+	}
+	ix.next = at + 1
+	return ix.list[at], at
+}
+
+// buildTable indexes the Services used by key.
+func (ix *serviceIndex) buildTable() {
+	ix.table = newKeyTable(len(ix.list))
+	for i, k := range ix.keys {
+		if !ix.shadowed[i] {
+			ix.table.add(ix.table.hash(k.namespace, k.name), i)
+		}
+	}
 }
 
 // grantKey is a pair of namespaces a ReferenceGrant can open: references
@@ -160,6 +252,32 @@ func apiGroup(apiVersion string) string {
 // are not consulted: the ownerReference is the rule (SPEC §3.2). When there
 // is none, why says what the Service has instead.
 func controllerOwner(svc *corev1.Service) (owner mcpOwner, why string, ok bool) {
+	if owner, ok := mcpController(svc); ok {
+		return owner, "", true
+	}
+	return mcpOwner{}, whyNoOwner(svc), false
+}
+
+// mcpController is controllerOwner without the explanation: the MCP
+// resource of the first ownerReference with controller: true, if it names
+// one.
+func mcpController(svc *corev1.Service) (mcpOwner, bool) {
+	for i := range svc.OwnerReferences {
+		o := &svc.OwnerReferences[i]
+		if o.Controller == nil || !*o.Controller {
+			continue
+		}
+		if apiGroup(o.APIVersion) == model.ToolHiveGroup && isMCPKind(o.Kind) {
+			return mcpOwner{kind: o.Kind, name: o.Name, uid: o.UID}, true
+		}
+		return mcpOwner{}, false
+	}
+	return mcpOwner{}, false
+}
+
+// whyNoOwner says what a Service that mcpController finds no MCP resource
+// for has instead.
+func whyNoOwner(svc *corev1.Service) string {
 	var mcpRef *metav1.OwnerReference
 	for i := range svc.OwnerReferences {
 		o := &svc.OwnerReferences[i]
@@ -171,15 +289,15 @@ func controllerOwner(svc *corev1.Service) (owner mcpOwner, why string, ok bool) 
 			continue
 		}
 		if !isMCP {
-			return mcpOwner{}, "its controller ownerReference is " + o.Kind + " " + o.Name + " (apiVersion " + o.APIVersion + ")", false
+			return "its controller ownerReference is " + o.Kind + " " + o.Name + " (apiVersion " + o.APIVersion + ")"
 		}
-		return mcpOwner{kind: o.Kind, name: o.Name, uid: o.UID}, "", true
+		return ""
 	}
 	if mcpRef != nil {
-		return mcpOwner{}, "its ownerReference to " + mcpRef.Kind + " " + mcpRef.Name + " is not controller: true", false
+		return "its ownerReference to " + mcpRef.Kind + " " + mcpRef.Name + " is not controller: true"
 	}
 	if len(svc.OwnerReferences) == 0 {
-		return mcpOwner{}, "it has no ownerReferences", false
+		return "it has no ownerReferences"
 	}
-	return mcpOwner{}, "none of its ownerReferences has controller: true", false
+	return "none of its ownerReferences has controller: true"
 }

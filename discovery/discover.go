@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -68,7 +69,7 @@ func Discover(snap Snapshot, opts Options) Result {
 	ds = append(ds, d...)
 	routed, d := routeExports(&snap, ix, cfg)
 	ds = append(ds, d...)
-	ms, d := mergeExports(append(exports, routed...))
+	ms, d := mergeExports(exports, routed)
 	ds = append(ds, d...)
 	drafts, d := buildDrafts(ms, cfg)
 	ds = append(ds, d...)
@@ -78,10 +79,18 @@ func Discover(snap Snapshot, opts Options) Result {
 	ds = append(ds, d...)
 	drafts, d = nameDrafts(drafts)
 	ds = append(ds, d...)
+	tmpl := newServerTemplates()
 
-	var entries []Entry
+	// Entries are sorted by name. The drafts kept are first collected with
+	// their servers, their order by name is worked out on small keys (names
+	// are unique: nameDrafts saw to it; ties, which cannot happen, would
+	// keep draft order), and each entry is written once, in its place:
+	// sorting the Entry values themselves moves 88-byte structs holding
+	// pointers, which at 100,000 entries cost more than everything after it.
+	built := make([]builtEntry, 0, len(drafts))
+	nrefs := 0
 	for _, dr := range drafts {
-		s := dr.buildServer()
+		s := tmpl.build(dr)
 		if dr.source != nil {
 			// A copy of a source entry is as good as the source: check it,
 			// shorten what is too long, drop it with the reason if invalid.
@@ -96,22 +105,104 @@ func Discover(snap Snapshot, opts Options) Result {
 			// left to report.
 			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, dr.primary().ref, dr.nameField, "%s", strict))
 		}
-		e := Entry{Name: s.Name(), Server: s, Remotes: dr.remotes}
-		for _, r := range dr.resources {
-			e.Resources = append(e.Resources, r.ref)
-		}
-		slices.SortFunc(e.Resources, compareRefs)
-		if dr.source != nil {
-			e.SourceEntry = dr.source.Name()
-		}
-		entries = append(entries, e)
+		built = append(built, builtEntry{name: s.Name(), server: s, draft: dr})
+		nrefs += len(dr.resources)
 	}
-	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Name, b.Name) })
-	servers := make([]*model.Server, len(entries))
-	for i, e := range entries {
-		servers[i] = e.Server
+	order := sortByName(built)
+	// The entries are written in draft order, each to its place by name:
+	// reading the drafts in order and writing at random costs less than the
+	// reverse at scale.
+	rank := make([]int32, len(built))
+	for i, k := range order {
+		rank[k] = int32(i)
+	}
+	entries := make([]Entry, len(built))
+	servers := make([]*model.Server, len(built))
+	// One backing array holds every entry's Resources; each entry's slice is
+	// capped so that a caller appending to one cannot write into the next.
+	refs := make([]model.ObjectRef, nrefs)
+	for k := range built {
+		b := &built[k]
+		dr := b.draft
+		n := len(dr.resources)
+		rs := refs[:n:n]
+		refs = refs[n:]
+		if n == 1 {
+			rs[0] = dr.primaryRef
+		} else {
+			for j, r := range dr.resources {
+				rs[j] = r.ref
+			}
+			slices.SortFunc(rs, compareRefs)
+		}
+		i := rank[k]
+		entries[i] = Entry{Name: b.name, Server: b.server, Resources: rs, Remotes: dr.remotes}
+		if dr.source != nil {
+			entries[i].SourceEntry = dr.source.Name()
+		}
+		servers[i] = b.server
 	}
 	reg := model.NewRegistry(cfg.lastUpdated(), servers)
 	ds.Sort()
 	return Result{Registry: reg, Entries: entries, Diagnostics: ds}
+}
+
+// builtEntry is an entry of the result before sorting: its name, server and
+// the draft it was built from.
+type builtEntry struct {
+	name   string
+	server *model.Server
+	draft  *draft
+}
+
+// sortByName returns the positions of the entries in built sorted by name
+// (then by position, which unique names never need). It sorts keys holding
+// the sixteen bytes of each name after the prefix all names share, which
+// mostly decide: comparing the names themselves reads them at random,
+// a cache miss each at scale.
+func sortByName(built []builtEntry) []int32 {
+	lcp := 0
+	if len(built) > 0 {
+		first := built[0].name
+		lcp = len(first)
+		for i := 1; i < len(built) && lcp > 0; i++ {
+			n := built[i].name
+			j := 0
+			for j < lcp && j < len(n) && n[j] == first[j] {
+				j++
+			}
+			lcp = j
+		}
+	}
+	type nameKey struct {
+		p   [2]uint64 // 16 bytes of the name after lcp, big-endian, zero-padded
+		len int
+		at  int32
+	}
+	keys := make([]nameKey, len(built))
+	for i := range built {
+		rest := built[i].name[lcp:]
+		k := nameKey{len: len(rest), at: int32(i)}
+		k.p[0] = prefix8(rest)
+		if len(rest) > 8 {
+			k.p[1] = prefix8(rest[8:])
+		}
+		keys[i] = k
+	}
+	slices.SortFunc(keys, func(a, b nameKey) int {
+		if c := cmp.Or(cmp.Compare(a.p[0], b.p[0]), cmp.Compare(a.p[1], b.p[1])); c != 0 {
+			return c
+		}
+		if a.len > 16 || a.len != b.len {
+			if c := strings.Compare(built[a.at].name, built[b.at].name); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.at, b.at)
+	})
+	order := make([]int32, len(keys))
+	for i, k := range keys {
+		order[i] = k.at
+	}
+	return order
 }

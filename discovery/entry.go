@@ -18,6 +18,9 @@ type draft struct {
 	// resources is sorted; resources[0], the primary, is the object
 	// diagnostics about the entry as a whole name.
 	resources []*resource
+	// primaryRef is resources[0].ref, kept here to spare a look into the
+	// resource when the entry is written.
+	primaryRef model.ObjectRef
 	// source is the source-registry entry enriched, nil for a new entry.
 	source *model.Server
 	// meta holds the annotation overrides. They come from the primary
@@ -43,17 +46,33 @@ func (d *draft) primary() *resource { return d.resources[0] }
 // buildDrafts turns each merged resource into a draft (SPEC §6, seed 002's
 // decision flow): a resource matching a source-registry entry joins the draft
 // of that entry (several deployments of one server are one entry with several
-// remotes), any other gets a draft of its own. ms is sorted by resource, so
-// drafts come out sorted by primary resource.
+// remotes), any other gets a draft of its own. Drafts come out in the order
+// of ms, sorted by resource first when there is a source registry: the
+// first resource enriching an entry is its primary, and its overrides win.
 func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
+	if cfg.source.enriches() {
+		ms = slices.Clone(ms)
+		slices.SortFunc(ms, func(a, b *merged) int { return a.res.compare(b.res) })
+	}
 	type enrichKey struct {
 		src  *model.Server
 		name string
 	}
 	bySource := map[enrichKey]*draft{}
-	var drafts []*draft
-	var ds model.Diagnostics
+	// The drafts, their resource lists and their remotes are carved from
+	// slabs sized for every merged resource: one allocation each instead of
+	// three per draft. Each carved slice is capped at its length, so that
+	// appending to it (absorb) copies rather than overwrites a neighbour.
+	nurls := 0
 	for _, m := range ms {
+		nurls += len(m.urls)
+	}
+	slab := make([]draft, 0, len(ms))
+	primaries := make([]*resource, len(ms))
+	remoteSlab := make([]Remote, 0, nurls)
+	drafts := make([]*draft, 0, len(ms))
+	var ds model.Diagnostics
+	for i, m := range ms {
 		if t := m.res.remoteType; t != model.TransportSSE && t != model.TransportStreamableHTTP {
 			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, m.res.typeField,
 				"remote type %q is neither %s nor %s; not exported", abbreviate(t), model.TransportSSE, model.TransportStreamableHTTP))
@@ -61,10 +80,11 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 		meta, d := readMetadata(m.res)
 		ds = append(ds, d...)
-		remotes := make([]Remote, 0, len(m.urls))
+		r0 := len(remoteSlab)
 		for _, c := range m.urls {
-			remotes = append(remotes, Remote{Type: m.res.remoteType, URL: c.url, Resource: m.res.ref, Via: c.via})
+			remoteSlab = append(remoteSlab, Remote{Type: m.res.remoteType, URL: c.url, Resource: m.res.ref, Via: c.via})
 		}
+		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _ := cfg.source.match(m.res)
 		key := enrichKey{src, meta.name}
 		if src != nil {
@@ -75,7 +95,9 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 				continue
 			}
 		}
-		dr := &draft{resources: []*resource{m.res}, source: src, meta: meta, remotes: remotes}
+		primaries[i] = m.res
+		slab = append(slab, draft{resources: primaries[i : i+1 : i+1], primaryRef: m.res.ref, source: src, meta: meta, remotes: remotes})
+		dr := &slab[len(slab)-1]
 		switch {
 		case meta.name != "":
 			dr.name, dr.nameField = meta.name, annotationField(AnnotationName)
@@ -180,12 +202,32 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 // later one with DuplicateRemoteURL. A draft left without a discovered remote
 // is not emitted. Within one draft, one remote is kept per (type, URL).
 func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
+	for _, d := range drafts {
+		if len(d.remotes) > 1 {
+			slices.SortFunc(d.remotes, compareRemotes)
+			d.remotes = slices.CompactFunc(d.remotes, func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL })
+		}
+	}
+	if !sharedRemoteURLs(drafts) {
+		// Most often no URL is on two entries: nothing is dropped.
+		kept := drafts[:0]
+		for _, d := range drafts {
+			if len(d.remotes) > 0 {
+				kept = append(kept, d)
+			}
+		}
+		return kept, nil
+	}
+	// Some URL is on two entries: they are taken in resource order.
+	sortDrafts(drafts)
 	var ds model.Diagnostics
 	owner := map[string]*draft{}
 	kept := drafts[:0]
 	for _, d := range drafts {
-		slices.SortFunc(d.remotes, compareRemotes)
-		d.remotes = slices.CompactFunc(d.remotes, func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL })
+		if len(d.remotes) > 1 {
+			slices.SortFunc(d.remotes, compareRemotes)
+			d.remotes = slices.CompactFunc(d.remotes, func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL })
+		}
 		var keep []Remote
 		var dropped []Remote
 		for _, r := range d.remotes {
@@ -232,6 +274,45 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 	return kept, ds
 }
 
+// sharedRemoteURLs reports whether two drafts have a remote URL in common,
+// their own or their source entry's. It reads the URLs in order, where
+// following the owner of each URL looks it up at random.
+func sharedRemoteURLs(drafts []*draft) bool {
+	n := 0
+	for _, d := range drafts {
+		n += len(d.remotes) + len(d.sourceRemotes)
+	}
+	urls, of := make([]string, 0, n), make([]int32, 0, n)
+	for i, d := range drafts {
+		for _, r := range d.remotes {
+			urls, of = append(urls, r.URL), append(of, int32(i))
+		}
+		for _, r := range d.sourceRemotes {
+			if r.URL != "" {
+				urls, of = append(urls, r.URL), append(of, int32(i))
+			}
+		}
+	}
+	kh := newKeyHasher()
+	groups := duplicateGroups(len(urls), func(i int) uint64 { return kh.hash(urls[i]) }, func(i, j int) bool { return urls[i] == urls[j] })
+	for _, g := range groups {
+		for _, i := range g[1:] {
+			if of[i] != of[g[0]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sortDrafts puts drafts in the order of their primary resources (compare),
+// the order in which entries compete for a name or a URL: the index is not
+// sorted, as in the common case where nothing competes the order does not
+// matter.
+func sortDrafts(drafts []*draft) {
+	slices.SortFunc(drafts, func(a, b *draft) int { return a.primary().compare(b.primary()) })
+}
+
 // viaField is the field a remote's URL was read from.
 func viaField(r Remote) string {
 	if r.Via == r.Resource {
@@ -274,6 +355,131 @@ func (d *draft) buildServer() *model.Server {
 		setTier(s, d.meta.tier)
 	}
 	return s
+}
+
+// serverTemplates are empty new entries holding the members buildServer
+// writes, in the same order (name, description, title when set, version,
+// remotes) with placeholder values: a clone of one has its member list
+// allocated once at its final size, and setting a member replaces the value
+// in place. They are made per Discover call and never changed.
+type serverTemplates struct {
+	plain, titled *model.Server
+}
+
+func newServerTemplates() serverTemplates {
+	mk := func(keys ...string) *model.Server {
+		s := &model.Server{}
+		for _, k := range keys {
+			s.Set(k, json.RawMessage(`""`))
+		}
+		return s
+	}
+	return serverTemplates{
+		plain:  mk(model.KeyName, model.KeyDescription, model.KeyVersion, model.KeyRemotes),
+		titled: mk(model.KeyName, model.KeyDescription, model.KeyTitle, model.KeyVersion, model.KeyRemotes),
+	}
+}
+
+// build is d.buildServer(), with the members of a new entry written into
+// one buffer and set on a clone of a template: the same members in the same
+// order with the same bytes, in a handful of allocations instead of one or
+// more per member.
+func (t serverTemplates) build(d *draft) *model.Server {
+	if d.source != nil || t.plain == nil {
+		return d.buildServer()
+	}
+	tmpl := t.plain
+	if d.meta.title != "" {
+		tmpl = t.titled
+	}
+	s := tmpl.Clone()
+	n := len(d.name) + len(d.description) + len(d.meta.title) + len(d.version) + 16
+	for _, r := range d.remotes {
+		n += len(r.Type) + len(r.URL) + len(`{"type":"","url":""},`)
+	}
+	buf := make([]byte, 0, n)
+	var ends [5]int
+	buf = jsonx.AppendQuote(buf, d.name)
+	ends[0] = len(buf)
+	buf = jsonx.AppendQuote(buf, d.description)
+	ends[1] = len(buf)
+	if d.meta.title != "" {
+		buf = jsonx.AppendQuote(buf, d.meta.title)
+	}
+	ends[2] = len(buf)
+	buf = jsonx.AppendQuote(buf, d.version)
+	ends[3] = len(buf)
+	if remotesInOrder(d.remotes) {
+		// What allRemotes would return (no source remotes; one per type and
+		// URL, sorted), written without building it.
+		buf = append(buf, '[')
+		for i, r := range d.remotes {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = appendRemote(buf, r.Type, r.URL)
+		}
+		buf = append(buf, ']')
+	} else {
+		buf = appendRemotesJSON(buf, d.allRemotes())
+	}
+	ends[4] = len(buf)
+	s.Set(model.KeyName, buf[0:ends[0]:ends[0]])
+	s.Set(model.KeyDescription, buf[ends[0]:ends[1]:ends[1]])
+	if d.meta.title != "" {
+		s.Set(model.KeyTitle, buf[ends[1]:ends[2]:ends[2]])
+	}
+	s.Set(model.KeyVersion, buf[ends[2]:ends[3]:ends[3]])
+	if ends[4] > ends[3] {
+		s.Set(model.KeyRemotes, buf[ends[3]:ends[4]:ends[4]])
+	} else {
+		s.Delete(model.KeyRemotes) // as SetRemotes does with no remotes
+	}
+	if d.meta.tier != "" {
+		setTier(s, d.meta.tier)
+	}
+	return s
+}
+
+// remotesInOrder reports whether rs is strictly increasing by type and URL,
+// as dedupeRemoteURLs leaves a draft's remotes: then they are what
+// allRemotes returns for an entry without source remotes.
+func remotesInOrder(rs []Remote) bool {
+	for i := 1; i < len(rs); i++ {
+		if cmp.Or(cmp.Compare(rs[i-1].Type, rs[i].Type), cmp.Compare(rs[i-1].URL, rs[i].URL)) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendRemotesJSON appends the value model.Server.SetRemotes writes for a
+// non-empty rs (nothing for an empty one).
+func appendRemotesJSON(b []byte, rs []model.Remote) []byte {
+	if len(rs) == 0 {
+		return b
+	}
+	b = append(b, '[')
+	for i, r := range rs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if len(r.Raw) > 0 {
+			b = jsonx.AppendCompact(b, r.Raw)
+			continue
+		}
+		b = appendRemote(b, r.Type, r.URL)
+	}
+	return append(b, ']')
+}
+
+// appendRemote appends {"type":typ,"url":url} as SetRemotes writes it.
+func appendRemote(b []byte, typ, url string) []byte {
+	b = append(b, `{"type":`...)
+	b = jsonx.AppendQuote(b, typ)
+	b = append(b, `,"url":`...)
+	b = jsonx.AppendQuote(b, url)
+	return append(b, '}')
 }
 
 // allRemotes is the entry's remotes: one per (type, URL), the source entry's

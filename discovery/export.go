@@ -43,12 +43,42 @@ func (c candidateURL) compare(d candidateURL) int {
 type export struct {
 	res  *resource
 	urls []candidateURL
+	// one, when hasOne is set, is the export's only URL (urls is then
+	// empty): most exports have one, and holding it here saves allocating
+	// urls and, at scale, a cache miss per resource when merging, as it is
+	// moved along with the export.
+	one    candidateURL
+	hasOne bool
 	// annotated is true when the resource itself asks to be exported
 	// (registry-export "true", or registry-url under Options.URLAloneExports).
 	annotated bool
 	// urlAnnotated is true when the resource has a registry-url annotation,
 	// usable or not (an unusable one has been diagnosed already).
 	urlAnnotated bool
+}
+
+// add adds a candidate URL to the export.
+func (e *export) add(c candidateURL) {
+	switch {
+	case e.hasOne:
+		e.urls = []candidateURL{e.one, c}
+		e.one, e.hasOne = candidateURL{}, false
+	case len(e.urls) == 0:
+		e.one, e.hasOne = c, true
+	default:
+		e.urls = append(e.urls, c)
+	}
+}
+
+// candidates returns the export's URLs; when the export holds one, the
+// slice is carved from *slab (see add).
+func (e *export) candidates(slab *[]candidateURL) []candidateURL {
+	if !e.hasOne {
+		return e.urls
+	}
+	*slab = append(*slab, e.one)
+	n := len(*slab)
+	return (*slab)[n-1 : n : n]
 }
 
 // merged is the outcome for one resource: the URLs its entry gets.
@@ -62,18 +92,15 @@ type merged struct {
 // with ConflictingExport unless equal to it; one candidate is kept per URL. A
 // resource with no URL left is not exported; if it asked for export by
 // annotation and has no registry-url at all, that is diagnosed. The result is
-// sorted by resource.
-func mergeExports(exports []export) ([]*merged, model.Diagnostics) {
-	// Not a stable sort: what a resource's exports say is merged below
-	// whatever their order, and a stable sort of tens of thousands of
-	// exports costs more than the rest of the merge. Resources are ordered by
-	// their place in the index, which is their compare order.
-	slices.SortFunc(exports, func(a, b export) int {
-		if a.res.order != b.res.order {
-			return cmp.Compare(a.res.order, b.res.order)
-		}
-		return a.res.compare(b.res)
-	})
+// in index order (see groupExports); lists are the exports of each method.
+func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
+	exports := groupExports(lists...)
+	// The merged values live in one slab whose capacity (one per export) is
+	// never exceeded.
+	slab := make([]merged, 0, len(exports))
+	// cands holds the URLs of the exports that hold one (see export.add):
+	// its capacity, one per export, is never exceeded.
+	cands := make([]candidateURL, 0, len(exports))
 	var out []*merged
 	var ds model.Diagnostics
 	for i := 0; i < len(exports); {
@@ -86,15 +113,24 @@ func mergeExports(exports []export) ([]*merged, model.Diagnostics) {
 		res := group[0].res
 		var direct, routed []candidateURL
 		annotated, urlAnnotated := false, false
-		if len(group) == 1 && len(group[0].urls) > 0 && group[0].urls[0].source == sourceRoute {
+		if e := &group[0]; len(group) == 1 && (e.hasOne && e.one.source == sourceRoute || len(e.urls) > 0 && e.urls[0].source == sourceRoute) {
 			// One route alone (the common case of Method 2): its URLs, all
 			// from routes, as they are.
-			routed = group[0].urls
+			routed = e.candidates(&cands)
 			group = nil
 		}
-		for _, e := range group {
+		for k := range group {
+			e := &group[k]
 			annotated = annotated || e.annotated
 			urlAnnotated = urlAnnotated || e.urlAnnotated
+			if e.hasOne {
+				if e.one.source == sourceAnnotation {
+					direct = append(direct, e.one)
+				} else {
+					routed = append(routed, e.one)
+				}
+				continue
+			}
 			for _, c := range e.urls {
 				if c.source == sourceAnnotation {
 					direct = append(direct, c)
@@ -126,7 +162,69 @@ func mergeExports(exports []export) ([]*merged, model.Diagnostics) {
 			}
 			continue
 		}
-		out = append(out, &merged{res: res, urls: urls})
+		slab = append(slab, merged{res: res, urls: urls})
+		out = append(out, &slab[len(slab)-1])
 	}
 	return out, ds
+}
+
+// groupExports returns the exports of lists grouped by resource, in the
+// order of the index (resource.order; by compare for resources of equal
+// order). Exports of one resource keep their order in the input, which
+// nothing depends on: what a resource's exports say is merged whatever their
+// order.
+//
+// It is a counting sort on the order, linear in the exports and resources:
+// a comparison sort of a hundred thousand exports costs several times more.
+// When two resources share an order (resources made outside an index, as in
+// tests) or an order is negative, it sorts by comparison instead.
+func groupExports(lists ...[]export) []export {
+	n, maxOrder, negative := 0, -1, false
+	for _, l := range lists {
+		n += len(l)
+		for k := range l {
+			o := l[k].res.order
+			maxOrder = max(maxOrder, o)
+			negative = negative || o < 0
+		}
+	}
+	byCompare := func() []export {
+		out := make([]export, 0, n)
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		slices.SortFunc(out, func(a, b export) int {
+			if a.res.order != b.res.order {
+				return cmp.Compare(a.res.order, b.res.order)
+			}
+			return a.res.compare(b.res)
+		})
+		return out
+	}
+	if negative {
+		return byCompare()
+	}
+	start := make([]int32, maxOrder+2)
+	for _, l := range lists {
+		for k := range l {
+			start[l[k].res.order+1]++
+		}
+	}
+	for i := 1; i < len(start); i++ {
+		start[i] += start[i-1]
+	}
+	sorted := make([]export, n)
+	for _, l := range lists {
+		for k := range l {
+			o := l[k].res.order
+			sorted[start[o]] = l[k]
+			start[o]++
+		}
+	}
+	for i := 1; i < n; i++ {
+		if sorted[i].res.order == sorted[i-1].res.order && sorted[i].res != sorted[i-1].res {
+			return byCompare()
+		}
+	}
+	return sorted
 }

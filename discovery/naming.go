@@ -49,6 +49,13 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 		}
 		kept = append(kept, d)
 	}
+	// Most often every name is unique: finding that out reads the names in
+	// order, where the renaming below looks each up at random.
+	kh := newKeyHasher()
+	if duplicateGroups(len(kept), func(i int) uint64 { return kh.hash(kept[i].name) }, func(i, j int) bool { return kept[i].name == kept[j].name }) == nil {
+		return kept, ds
+	}
+	sortDrafts(kept)
 	used := make(map[string]bool, len(kept))
 	keeper := make(map[string]*draft, len(kept))
 	for _, d := range kept {

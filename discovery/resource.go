@@ -3,8 +3,9 @@ package discovery
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
-	"slices"
+	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -32,9 +33,83 @@ type resource struct {
 	// but are never exported.
 	selected bool
 	obj      any
-	// order is the resource's position in resourceIndex.all, which is
-	// sorted by compare: a cheap stand-in for compare when sorting.
+	// order is the resource's position in resourceIndex.all: a small
+	// number that names it, to group what concerns one resource.
 	order int
+
+	// The values of the annotations discovery reads, taken from the object
+	// once by indexResources (readAnnotations): the later stages read them
+	// here rather than look into the object's map again, a cache miss or
+	// more each at scale. annHas says which are present (has* bits).
+	annExport, annURL, annDescription, annTitle, annVersion, annTier, annName string
+	annHas                                                                    uint8
+	// dup is set on a copy of a resource the index does not hold (see
+	// indexResources); slabAt is the resource's position in the index's
+	// slab.
+	dup    bool
+	slabAt int
+}
+
+// Bits of resource.annHas.
+const (
+	hasExport uint8 = 1 << iota
+	hasURL
+	hasDescription
+	hasTitle
+	hasVersion
+	hasTier
+	hasName
+)
+
+// readAnnotations records the annotations discovery reads, looking at each
+// annotation once rather than looking each of them up.
+func (r *resource) readAnnotations(ann map[string]string) {
+	for k, v := range ann {
+		name, ok := strings.CutPrefix(k, AnnotationPrefix)
+		if !ok {
+			continue
+		}
+		switch name {
+		case "registry-export":
+			r.annExport, r.annHas = v, r.annHas|hasExport
+		case "registry-url":
+			r.annURL, r.annHas = v, r.annHas|hasURL
+		case "registry-description":
+			r.annDescription, r.annHas = v, r.annHas|hasDescription
+		case "registry-title":
+			r.annTitle, r.annHas = v, r.annHas|hasTitle
+		case "registry-version":
+			r.annVersion, r.annHas = v, r.annHas|hasVersion
+		case "registry-tier":
+			r.annTier, r.annHas = v, r.annHas|hasTier
+		case "registry-name":
+			r.annName, r.annHas = v, r.annHas|hasName
+		}
+	}
+}
+
+// annotation returns the value of the annotation key, one of those
+// readAnnotations records, and whether it is present.
+func (r *resource) annotation(key string) (string, bool) {
+	var v string
+	var bit uint8
+	switch key {
+	case AnnotationExport:
+		v, bit = r.annExport, hasExport
+	case AnnotationURL:
+		v, bit = r.annURL, hasURL
+	case AnnotationDescription:
+		v, bit = r.annDescription, hasDescription
+	case AnnotationTitle:
+		v, bit = r.annTitle, hasTitle
+	case AnnotationVersion:
+		v, bit = r.annVersion, hasVersion
+	case AnnotationTier:
+		v, bit = r.annTier, hasTier
+	case AnnotationName:
+		v, bit = r.annName, hasName
+	}
+	return v, r.annHas&bit != 0
 }
 
 // kindRank orders kinds in diagnostics-independent work: when two resources
@@ -62,18 +137,57 @@ func (r *resource) compare(o *resource) int {
 	)
 }
 
-// resourceIndex holds every MCP resource of a snapshot once, sorted.
+// resourceIndex holds every MCP resource of a snapshot once, in snapshot
+// order.
 type resourceIndex struct {
-	all   []*resource
+	all []*resource
+	// slab holds the resources in snapshot order, duplicates (dup) too.
+	slab  []resource
 	byRef map[model.ObjectRef]*resource
+	// table finds resources in all by kind, namespace and name, built when
+	// lookup first needs it: lookup uses it rather than byRef, as it is
+	// cheaper at scale (see keyTable).
+	table *keyTable
+	// next[k] is the slab position after the last resource of kind rank k
+	// that lookup found.
+	next [3]int
 }
 
 // lookup finds the resource of that kind, namespace and name; when uid is set
 // it must match too (SPEC §10: ownerReferences are matched by UID when
 // present). It returns nil when there is none.
+//
+// Look-ups tend to come in the order of the snapshot (a Service per
+// resource, listed in the same order), so the resource of that kind after
+// the last one found is tried first: when it is the one, the look-up costs
+// a comparison instead of a probe of the table at a random place.
 func (ix *resourceIndex) lookup(kind, namespace, name string, uid types.UID) *resource {
-	r := ix.byRef[model.ObjectRef{Kind: kind, Namespace: namespace, Name: name}]
-	if r == nil || (uid != "" && r.uid != "" && r.uid != uid) {
+	var r *resource
+	k := kindRank(kind)
+	if k < len(ix.next) {
+		if c := ix.next[k]; c < len(ix.slab) {
+			if o := &ix.slab[c]; !o.dup && o.ref.Name == name && o.ref.Namespace == namespace && o.ref.Kind == kind {
+				r = o
+			}
+		}
+	}
+	if r == nil {
+		if ix.table == nil {
+			ix.buildTable()
+		}
+		at := ix.table.find(ix.table.hash(kind, namespace, name), func(i int) bool {
+			ref := &ix.all[i].ref
+			return ref.Name == name && ref.Namespace == namespace && ref.Kind == kind
+		})
+		if at < 0 {
+			return nil
+		}
+		r = ix.all[at]
+	}
+	if k < len(ix.next) {
+		ix.next[k] = r.slabAt + 1
+	}
+	if uid != "" && r.uid != "" && r.uid != uid {
 		return nil
 	}
 	return r
@@ -84,17 +198,21 @@ func (ix *resourceIndex) lookup(kind, namespace, name string, uid types.UID) *re
 // differing ones with a DuplicateName warning, keeping the first in a fixed
 // order (UID, then content) so the choice does not depend on input order.
 func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnostics) {
-	var all []*resource
+	// The resources live in one slab (its capacity is never exceeded, so the
+	// pointers into it stay valid): one allocation instead of one each.
+	slab := make([]resource, 0, len(snap.MCPServers)+len(snap.MCPRemoteProxies)+len(snap.VirtualMCPServers))
 	add := func(kind string, meta *metav1.ObjectMeta, remoteType string, obj any) *resource {
-		r := &resource{
+		slab = append(slab, resource{
 			ref:        model.Ref(kind, meta),
 			uid:        meta.UID,
 			meta:       meta,
 			remoteType: remoteType,
 			obj:        obj,
-		}
+		})
+		r := &slab[len(slab)-1]
+		r.slabAt = len(slab) - 1
+		r.readAnnotations(meta.Annotations)
 		r.selected = cfg.inNamespace(meta.Namespace) && cfg.selector.Matches(labels.Set(meta.Labels))
-		all = append(all, r)
 		return r
 	}
 	for _, s := range snap.MCPServers {
@@ -119,31 +237,63 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 			add(model.KindVirtualMCPServer, &v.ObjectMeta, v.RemoteType(), v)
 		}
 	}
-	slices.SortFunc(all, func(a, b *resource) int {
-		if c := a.compare(b); c != 0 {
-			return c
-		}
-		return bytes.Compare(encode(a.obj), encode(b.obj))
-	})
-	ix := &resourceIndex{byRef: make(map[model.ObjectRef]*resource, len(all))}
+	internNames(slab)
+	// Copies of one object (the same kind, namespace and name): the first
+	// by compare, then by content, is used; the others are set aside (dup).
+	kh := newKeyHasher()
+	groups := duplicateGroups(len(slab), func(i int) uint64 {
+		ref := &slab[i].ref
+		return kh.hash(ref.Kind, ref.Namespace, ref.Name)
+	}, func(i, j int) bool { return slab[i].ref == slab[j].ref })
 	var ds model.Diagnostics
-	for _, r := range all {
-		first, dup := ix.byRef[r.ref]
-		if !dup {
-			r.order = len(ix.all)
-			ix.byRef[r.ref] = r
-			ix.all = append(ix.all, r)
-			continue
+	for _, g := range groups {
+		first := &slab[g[0]]
+		for _, i := range g[1:] {
+			if r := &slab[i]; cmp.Or(r.compare(first), bytes.Compare(encode(r.obj), encode(first.obj))) < 0 {
+				first = r
+			}
 		}
-		// Resources outside the namespaces and selector are not discovery's
-		// business: their duplicates are not reported either.
-		if (first.selected || r.selected) && !bytes.Equal(encode(first.obj), encode(r.obj)) {
-			ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
-				"%s appears more than once in the snapshot with different content; one copy is used (uid %q), the other ignored",
-				r.ref, first.uid))
+		for _, i := range g {
+			r := &slab[i]
+			if r == first {
+				continue
+			}
+			r.dup = true
+			// Resources outside the namespaces and selector are not
+			// discovery's business: their duplicates are not reported either.
+			if (first.selected || r.selected) && !bytes.Equal(encode(first.obj), encode(r.obj)) {
+				ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
+					"%s appears more than once in the snapshot with different content; one copy is used (uid %q), the other ignored",
+					r.ref, first.uid))
+			}
 		}
 	}
+	// The resources are not sorted: in the common case nothing discovery
+	// decides depends on their order (see sortDrafts), and a sort of a
+	// hundred thousand of them would read them at random many times over.
+	ix := &resourceIndex{
+		all:   make([]*resource, 0, len(slab)),
+		slab:  slab,
+		byRef: make(map[model.ObjectRef]*resource, len(slab)),
+	}
+	for i := range slab {
+		r := &slab[i]
+		if r.dup {
+			continue
+		}
+		r.order = len(ix.all)
+		ix.byRef[r.ref] = r
+		ix.all = append(ix.all, r)
+	}
 	return ix, ds
+}
+
+// buildTable indexes the resources by kind, namespace and name.
+func (ix *resourceIndex) buildTable() {
+	ix.table = newKeyTable(len(ix.all))
+	for i, r := range ix.all {
+		ix.table.add(ix.table.hash(r.ref.Kind, r.ref.Namespace, r.ref.Name), i)
+	}
 }
 
 // encode is the JSON of a snapshot object, used only to order and compare
@@ -154,4 +304,40 @@ func encode(obj any) []byte {
 		return nil
 	}
 	return b
+}
+
+// internNames copies the namespaces and names of the resources into one
+// string and points their refs at it. The strings are equal, so nothing
+// changes but where they live: hashing, comparing and naming a hundred
+// thousand resources then reads a few contiguous megabytes instead of
+// strings strewn over the snapshot, a cache miss each.
+func internNames(rs []resource) {
+	n := 0
+	for i := range rs {
+		n += len(rs[i].ref.Namespace) + len(rs[i].ref.Name)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i := range rs {
+		b.WriteString(rs[i].ref.Namespace)
+		b.WriteString(rs[i].ref.Name)
+	}
+	all := b.String()
+	for i := range rs {
+		r := &rs[i].ref
+		ns, name := len(r.Namespace), len(r.Name)
+		r.Namespace, r.Name = all[:ns], all[ns:ns+name]
+		all = all[ns+name:]
+	}
+}
+
+// prefix8 is the first eight bytes of s as a big-endian integer, padded with
+// zero bytes. Two strings whose prefixes differ compare as their prefixes
+// do: the first byte where the prefixes differ is either a byte where the
+// strings differ or, in the shorter string, the padding zero where the
+// longer one has a byte greater than zero.
+func prefix8(s string) uint64 {
+	var b [8]byte
+	copy(b[:], s)
+	return binary.BigEndian.Uint64(b[:])
 }

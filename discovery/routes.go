@@ -1,12 +1,12 @@
 package discovery
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -63,78 +63,106 @@ import (
 // A resource whose registry-export annotation is "false" has opted out: URLs
 // from routes are dropped with ConflictingExport. One without the annotation
 // is exported by the route alone (seed 001).
+//
+// The routes are read once, in snapshot order, each walked while its
+// memory is at hand. Two routes of one namespace and name (which a cluster
+// cannot hold, but concatenated manifests can): one copy is used (see
+// newer), so what the others gave is dropped afterwards. Nothing downstream
+// depends on the order (exports are merged per resource in a fixed order,
+// diagnostics sorted).
 func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
-	exported, invalid := selectRoutes(snap.HTTPRoutes)
-	if len(exported) == 0 && len(invalid) == 0 {
-		return nil, nil
-	}
-	w := &routeWalker{
-		cfg:      cfg,
-		ix:       ix,
-		services: indexServices(snap.Services),
-		grants:   indexGrants(snap.ReferenceGrants),
-	}
+	var w *routeWalker
+	var out []export
 	var ds model.Diagnostics
-	for _, r := range invalid {
-		if w.reported(r) {
-			ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, routeRef(r), annotationField(AnnotationExport),
-				"%s is %q; it must be exactly \"true\" to export the route (or \"false\"); the route is not exported",
-				AnnotationExport, abbreviate(r.Annotations[AnnotationExport])))
-		}
-	}
-	if len(exported) == 0 {
-		return nil, ds
-	}
-	w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces)
-	out := make([]export, 0, len(exported))
-	for _, r := range exported {
-		var d model.Diagnostics
-		out, d = w.walk(r, out)
-		ds = append(ds, d...)
-	}
-	return out, ds
-}
-
-// selectRoutes returns the HTTPRoutes whose registry-export annotation is
-// "true" and those where it has another value than "false", one copy of
-// each route (see newer). The order is that of the snapshot: nothing
-// downstream depends on it (exports are merged per resource in a fixed
-// order, diagnostics sorted).
-func selectRoutes(list []*gwv1.HTTPRoute) (exported, invalid []*gwv1.HTTPRoute) {
-	var kept []*gwv1.HTTPRoute
-	var at map[objectKey]int
-	for _, r := range list {
+	// routes are the routes walked, spans[i] what routes[i] gave, hashes[i]
+	// the hash of its namespace and name.
+	var routes []*gwv1.HTTPRoute
+	var spans []routeSpan
+	var hashes []uint64
+	kh := newKeyHasher()
+	for _, r := range snap.HTTPRoutes {
 		if r == nil {
 			continue
 		}
-		if _, ok := r.Annotations[AnnotationExport]; !ok {
+		value, ok := r.Annotations[AnnotationExport]
+		if !ok {
 			continue
 		}
-		if at == nil {
-			at = make(map[objectKey]int, len(list))
-			kept = make([]*gwv1.HTTPRoute, 0, len(list))
-		}
-		k := objectKey{r.Namespace, r.Name}
-		if i, dup := at[k]; dup {
-			if old := kept[i]; newer(r, &r.ObjectMeta, old, &old.ObjectMeta) {
-				kept[i] = r
+		if w == nil {
+			w = &routeWalker{
+				cfg:      cfg,
+				ix:       ix,
+				services: indexServices(snap.Services, ix),
+				grants:   indexGrants(snap.ReferenceGrants),
 			}
-			continue
+			n := len(snap.HTTPRoutes)
+			routes, spans, hashes, out = make([]*gwv1.HTTPRoute, 0, n), make([]routeSpan, 0, n), make([]uint64, 0, n), make([]export, 0, n)
 		}
-		at[k] = len(kept)
-		kept = append(kept, r)
-	}
-	exported = kept[:0]
-	for _, r := range kept {
-		switch r.Annotations[AnnotationExport] {
+		sp := routeSpan{out: [2]int{len(out), 0}, ds: [2]int{len(ds), 0}}
+		switch value {
 		case "true":
-			exported = append(exported, r)
+			if w.gateways == nil {
+				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces)
+			}
+			var d model.Diagnostics
+			out, d = w.walk(r, out)
+			ds = append(ds, d...)
 		case "false":
 		default:
-			invalid = append(invalid, r)
+			if w.reported(r) {
+				ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, routeRef(r), annotationField(AnnotationExport),
+					"%s is %q; it must be exactly \"true\" to export the route (or \"false\"); the route is not exported",
+					AnnotationExport, abbreviate(value)))
+			}
+		}
+		sp.out[1], sp.ds[1] = len(out), len(ds)
+		routes, spans, hashes = append(routes, r), append(spans, sp), append(hashes, kh.hash(r.Namespace, r.Name))
+	}
+	groups := duplicateGroups(len(routes), func(i int) uint64 { return hashes[i] }, func(i, j int) bool {
+		return routes[i].Name == routes[j].Name && routes[i].Namespace == routes[j].Namespace
+	})
+	if groups == nil {
+		return out, ds
+	}
+	var outs, dss [][2]int
+	for _, g := range groups {
+		// The copy kept is the one a pass in snapshot order keeps: the first,
+		// unless a later one is newer than the one kept so far.
+		keep := g[0]
+		for _, i := range g[1:] {
+			if newer(routes[i], &routes[i].ObjectMeta, routes[keep], &routes[keep].ObjectMeta) {
+				keep = i
+			}
+		}
+		for _, i := range g {
+			if i != keep {
+				outs, dss = append(outs, spans[i].out), append(dss, spans[i].ds)
+			}
 		}
 	}
-	return exported, invalid
+	return dropRanges(out, outs), dropRanges(ds, dss)
+}
+
+// routeSpan is what one route gave: out[0]:out[1] of the exports,
+// ds[0]:ds[1] of the diagnostics.
+type routeSpan struct{ out, ds [2]int }
+
+// dropRanges removes the elements of s in the given ranges, which do not
+// overlap.
+func dropRanges[T any](s []T, ranges [][2]int) []T {
+	slices.SortFunc(ranges, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	kept := s[:0]
+	next := 0
+	for _, r := range ranges {
+		if r[0] == r[1] {
+			continue // empty: it may start where another ends, or inside none
+		}
+		kept = append(kept, s[next:r[0]]...)
+		next = r[1]
+	}
+	kept = append(kept, s[next:]...)
+	clear(s[len(kept):])
+	return kept
 }
 
 // routeRef names an HTTPRoute in diagnostics and provenance.
@@ -165,13 +193,16 @@ func ruleField(i int) string {
 type routeWalker struct {
 	cfg      *config
 	ix       *resourceIndex
-	services map[objectKey]*corev1.Service
+	services *serviceIndex
 	grants   grantIndex
 	gateways *urlbuild.Index
 
 	targets []target
 	reached []*resource
 	rules   []ruleBackends
+	// att and urls are reused from route to route: nothing of them is kept.
+	att  urlbuild.Attachment
+	urls []urlbuild.URL
 }
 
 // target is one weighted backendRef of a rule and the MCP resource it
@@ -317,20 +348,21 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 				ns, name, ns, route.Namespace))
 			continue
 		}
-		svc := w.services[objectKey{ns, name}]
+		svc, at := w.services.get(ns, name)
 		if svc == nil {
 			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(), "Service %s/%s not found", ns, name))
 			continue
 		}
-		owner, why, ok := controllerOwner(svc)
-		if !ok {
+		if !w.services.owned[at] {
+			_, why, _ := controllerOwner(svc)
 			out.ds = append(out.ds, model.Warningf(model.ReasonNoOwner, ref, field(),
 				"Service %s/%s is not controlled by an MCP resource: %s (an MCPServer, MCPRemoteProxy or VirtualMCPServer of group %s must be its controller)",
 				ns, name, why, model.ToolHiveGroup))
 			continue
 		}
-		res := w.ix.lookup(owner.kind, ns, owner.name, owner.uid)
+		res := w.services.owners[at]
 		if res == nil {
+			owner, _ := mcpController(svc)
 			msg := fmt.Sprintf("Service %s/%s is controlled by %s %s/%s, which is not in the snapshot", ns, name, owner.kind, ns, owner.name)
 			if other := w.ix.lookup(owner.kind, ns, owner.name, ""); other != nil {
 				msg = fmt.Sprintf("Service %s/%s is controlled by %s %s/%s with UID %q, but that object has UID %q: the Service belongs to an earlier object of that name",
@@ -434,7 +466,8 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 	var att *urlbuild.Attachment
 	attach := func() *urlbuild.Attachment {
 		if att == nil {
-			att = w.gateways.Attach(route)
+			att = &w.att
+			w.gateways.AttachInto(att, route)
 			if report {
 				ds = append(ds, att.Diagnostics...)
 			}
@@ -478,14 +511,15 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 				"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
 				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
 		}
-		urls, rds := attach().RuleURLs(i, urlbuild.RuleOptions{
+		urls, rds := attach().AppendRuleURLs(w.urls[:0], i, urlbuild.RuleOptions{
 			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
 			Backend:      c.backend,
 		})
+		w.urls = urls
 		if ruleReport {
 			ds = append(ds, rds...)
 		}
-		exporting := c.res.selected && c.res.meta.Annotations[AnnotationExport] != "false"
+		exporting := c.res.selected && c.res.annExport != "false"
 		var e *export
 		for _, u := range urls {
 			n, insecure, err := checkRouteURL(u.URL)
@@ -517,7 +551,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 			if e == nil {
 				e = exportFor(&out, start, c.res)
 			}
-			e.urls = append(e.urls, cand)
+			e.add(cand)
 		}
 	}
 	for _, e := range optedOut {

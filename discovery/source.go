@@ -52,10 +52,16 @@ func appendOnce(list []*model.Server, s *model.Server) []*model.Server {
 	return append(list, s)
 }
 
+// enriches reports whether match can find an entry: whether the source
+// registry has any image or remote URL to match.
+func (ix *sourceIndex) enriches() bool {
+	return len(ix.repo) > 0 || len(ix.remote) > 0
+}
+
 // match returns the source entry r enriches and how it matched ("image",
 // "repository", "remote URL"), or nil.
 func (ix *sourceIndex) match(r *resource) (*model.Server, string) {
-	if len(ix.repo) == 0 && len(ix.remote) == 0 {
+	if !ix.enriches() {
 		return nil, "" // no source registry: nothing to parse an image for
 	}
 	switch r.ref.Kind {

@@ -81,6 +81,10 @@ type Attachment struct {
 	Diagnostics model.Diagnostics
 
 	route *gwv1.HTTPRoute
+	// hosts and via are Attach's scratch space, kept for AttachInto to
+	// reuse.
+	hosts []string
+	via   []originSource
 }
 
 // Attach resolves the parentRefs of route against the index: the Gateway,
@@ -88,9 +92,23 @@ type Attachment struct {
 // each listener (see the package documentation for the rules). A nil route
 // gives an empty Attachment.
 func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
-	a := &Attachment{route: route}
+	a := &Attachment{}
+	ix.AttachInto(a, route)
+	// The scratch space is for reuse only: an Attachment kept does not keep
+	// it (nor, through it, the index).
+	a.hosts, a.via = nil, nil
+	return a
+}
+
+// AttachInto is [Index.Attach] writing into a and reusing the memory it
+// holds: for a caller that resolves many routes one after another and is
+// done with a's previous content, which is overwritten (Origins and
+// Diagnostics included). The zero Attachment is ready to use.
+func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
+	origins, ds, hosts, via := a.Origins[:0], a.Diagnostics[:0], a.hosts[:0], a.via[:0]
+	*a = Attachment{route: route, Origins: origins, Diagnostics: ds, hosts: hosts, via: via}
 	if route == nil {
-		return a
+		return
 	}
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	if len(route.Spec.ParentRefs) == 0 {
@@ -99,18 +117,26 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
 		}
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", msg))
-		return a
+		return
 	}
-	st := attachState{a: a, hosts: make([]string, 0, 4)}
-	a.Origins = make([]Origin, 0, 2*len(route.Spec.ParentRefs))
-	st.via = make([]originSource, 0, cap(a.Origins))
+	if cap(hosts) < 4 {
+		hosts = make([]string, 0, 4)
+	}
+	st := attachState{a: a, hosts: hosts}
+	if n := 2 * len(route.Spec.ParentRefs); cap(a.Origins) < n {
+		a.Origins = make([]Origin, 0, n)
+	}
+	if cap(via) < cap(a.Origins) {
+		via = make([]originSource, 0, cap(a.Origins))
+	}
+	st.via = via
 	for i, ref := range route.Spec.ParentRefs {
 		ix.attachParent(&st, i, ref)
 	}
 	st.keepReachable()
 	slices.SortFunc(a.Origins, Origin.compare)
 	a.Diagnostics.Sort()
-	return a
+	a.hosts, a.via = st.hosts[:0], st.via[:0]
 }
 
 // candidate is a listener the route may attach to, with the hostnames it
@@ -164,7 +190,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 		return
 	}
 
-	routeLabels, nsKnown := ix.namespaceLabels(route.Namespace)
+	routeNS := routeNamespace{ix: ix, name: route.Namespace}
 	var buf [4]candidate
 	candidates := buf[:0]
 	matched := 0
@@ -178,7 +204,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 			continue
 		}
 		matched++
-		if !l.admits(route.Namespace, g.gw.Namespace, routeLabels, nsKnown) {
+		if !l.admits(route.Namespace, g.namespace, &routeNS) {
 			continue
 		}
 		candidates = append(candidates, candidate{l: l, hosts: hosts, anyHost: anyHost})
@@ -191,7 +217,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	if len(candidates) == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNotAllowedByListeners, a.Route, parentField(i),
 			"Gateway %s/%s: no listener for this parentRef%s admits an HTTPRoute from namespace %q: %s",
-			key.namespace, key.name, describeParent(key), route.Namespace, g.explainNotAllowed(key, route, routeLabels, nsKnown)))
+			key.namespace, key.name, describeParent(key), route.Namespace, g.explainNotAllowed(key, route, &routeNS)))
 		return
 	}
 
@@ -207,7 +233,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 			acc.observed, route.Generation))
 	}
 
-	gwName := types.NamespacedName{Namespace: g.gw.Namespace, Name: g.gw.Name}
+	gwName := types.NamespacedName{Namespace: g.namespace, Name: g.name}
 	for _, c := range candidates {
 		var hbuf [4]chosenHost
 		hosts, ds := g.appendHosts(hbuf[:0], c, key, a.Route, i)
@@ -292,7 +318,7 @@ func (l *listenerEntry) mismatch(key parentKey) string {
 // Same is the Gateway's namespace, All any, Selector the namespaces whose
 // labels the selector matches — a namespace the index does not hold is not
 // selected; None and unknown values admit nothing.
-func (l *listenerEntry) admits(routeNS, gatewayNS string, nsLabels map[string]string, nsKnown bool) bool {
+func (l *listenerEntry) admits(routeNS, gatewayNS string, ns *routeNamespace) bool {
 	if !l.allowsHTTPRoute {
 		return false
 	}
@@ -302,13 +328,38 @@ func (l *listenerEntry) admits(routeNS, gatewayNS string, nsLabels map[string]st
 	case gwv1.NamespacesFromSame:
 		return routeNS == gatewayNS
 	case gwv1.NamespacesFromSelector:
-		return l.selector != nil && nsKnown && l.selector.Matches(labels.Set(nsLabels))
+		if l.selector == nil {
+			return false
+		}
+		nsLabels, nsKnown := ns.labels()
+		return nsKnown && l.selector.Matches(nsLabels)
 	}
 	return false
 }
 
+// routeNamespace is the Namespace of a route, whose labels are looked up
+// the first time a listener's allowedRoutes needs them: most listeners
+// (Same, All) do not.
+type routeNamespace struct {
+	ix     *Index
+	name   string
+	set    labels.Set
+	known  bool
+	looked bool
+}
+
+// labels returns the labels of the Namespace and whether the index holds it.
+func (n *routeNamespace) labels() (labels.Set, bool) {
+	if !n.looked {
+		n.set, n.known = n.ix.namespaceLabels(n.name)
+		n.looked = true
+	}
+	return n.set, n.known
+}
+
 // whyNot says why admits refuses; "" when it does not.
-func (l *listenerEntry) whyNot(routeNS, gatewayNS string, nsLabels map[string]string, nsKnown bool) string {
+func (l *listenerEntry) whyNot(routeNS, gatewayNS string, ns *routeNamespace) string {
+	nsLabels, nsKnown := ns.labels()
 	if !l.allowsHTTPRoute {
 		return "allowedRoutes.kinds [" + l.kinds + "] does not include " + GatewayGroup + "/" + KindHTTPRoute
 	}
@@ -385,14 +436,14 @@ func (g *gatewayEntry) explainNoMatch(key parentKey, routeHostnames []gwv1.Hostn
 }
 
 // explainNotAllowed lists why each matching listener excluded the route.
-func (g *gatewayEntry) explainNotAllowed(key parentKey, route *gwv1.HTTPRoute, nsLabels map[string]string, nsKnown bool) string {
+func (g *gatewayEntry) explainNotAllowed(key parentKey, route *gwv1.HTTPRoute, ns *routeNamespace) string {
 	var parts []string
 	for li := range g.listeners {
 		l := &g.listeners[li]
 		if _, _, ok := l.matches(nil, key, route.Spec.Hostnames); !ok {
 			continue
 		}
-		parts = append(parts, l.describe()+": "+l.whyNot(route.Namespace, g.gw.Namespace, nsLabels, nsKnown))
+		parts = append(parts, l.describe()+": "+l.whyNot(route.Namespace, g.namespace, ns))
 	}
 	return strings.Join(parts, "; ")
 }

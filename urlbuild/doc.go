@@ -14,6 +14,11 @@
 //   - [Attachment.RuleURLs] combines those origins with the paths of one rule.
 //   - [RouteURLs] does both for one rule, for callers that need no reuse.
 //
+// A caller going through many routes one after another (discovery at
+// scale) can reuse memory from route to route: [Index.AttachInto] resolves
+// a route into an Attachment it already has, and
+// [Attachment.AppendRuleURLs] appends the URLs to a slice of its own.
+//
 // # Parent side (SPEC §6 Method 2)
 //
 // For each spec.parentRefs entry, defaulted as the CRD does

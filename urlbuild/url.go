@@ -88,22 +88,34 @@ func RouteURLs(route *gwv1.HTTPRoute, ruleIndex int, in Inputs) ([]URL, model.Di
 // keeps the provenance that sorts first (Gateway, listener, parentRef index,
 // match index).
 func (a *Attachment) RuleURLs(ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
+	return a.AppendRuleURLs(nil, ruleIndex, opts)
+}
+
+// AppendRuleURLs is [Attachment.RuleURLs] appending the URLs to dst (which
+// it sorts and deduplicates only in the part it appends), so that a caller
+// going through many rules can reuse one slice. It returns dst unchanged
+// when the rule has no URL.
+func (a *Attachment) AppendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
 	if a == nil || a.route == nil {
-		return nil, nil
+		return dst, nil
 	}
-	paths, ds := RulePaths(a.route, ruleIndex, opts)
+	var pbuf [4]RulePath
+	paths, ds := appendRulePaths(pbuf[:0], a.route, ruleIndex, opts)
 	if len(a.Origins) == 0 || len(paths) == 0 {
-		return nil, ds
+		return dst, ds
 	}
-	urls := make([]URL, 0, len(a.Origins)*len(paths))
+	start := len(dst)
+	if dst == nil {
+		dst = make([]URL, 0, len(a.Origins)*len(paths))
+	}
 	var buf [128]byte
 	for _, o := range a.Origins {
 		base := o.appendTo(buf[:0])
 		for _, p := range paths {
-			urls = append(urls, URL{URL: string(append(base, p.Path...)), Origin: o, Path: p.Path, Match: p.Match})
+			dst = append(dst, URL{URL: string(append(base, p.Path...)), Origin: o, Path: p.Path, Match: p.Match})
 		}
 	}
-	if len(urls) > 1 {
+	if urls := dst[start:]; len(urls) > 1 {
 		slices.SortFunc(urls, func(x, y URL) int {
 			return cmp.Or(
 				strings.Compare(x.URL, y.URL),
@@ -115,8 +127,9 @@ func (a *Attachment) RuleURLs(ruleIndex int, opts RuleOptions) ([]URL, model.Dia
 			)
 		})
 		urls = slices.CompactFunc(urls, func(x, y URL) bool { return x.URL == y.URL })
+		dst = dst[:start+len(urls)]
 	}
-	return urls, ds
+	return dst, ds
 }
 
 // RulePaths returns the external paths of rule ruleIndex of route (indexes of
@@ -140,6 +153,16 @@ func RulePaths(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePa
 	if route == nil {
 		return nil, nil
 	}
+	return appendRulePaths(nil, route, ruleIndex, opts)
+}
+
+// appendRulePaths is RulePaths appending to dst, which must be empty: a
+// caller passes a small array of its own so that the common rule of one
+// match allocates nothing.
+func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePath, model.Diagnostics) {
+	if route == nil {
+		return dst, nil
+	}
 	obj := model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	rules := DefaultRules(route)
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
@@ -153,7 +176,10 @@ func RulePaths(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePa
 		return nil, model.Diagnostics{d}
 	}
 	matches := DefaultMatches(rule)
-	paths := make([]RulePath, 0, len(matches))
+	paths := dst
+	if paths == nil {
+		paths = make([]RulePath, 0, len(matches))
+	}
 	var ds model.Diagnostics
 	for mi, m := range matches {
 		match := mi

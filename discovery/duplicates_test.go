@@ -1,0 +1,102 @@
+package discovery
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// TestDuplicateGroups checks duplicateGroups against a map on random keys
+// from a small pool (so that duplicates are common), with hashes taken
+// from a tiny range too, so that equal hashes of different keys are
+// common and must be told apart.
+func TestDuplicateGroups(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		keys := rapid.SliceOf(rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g"})).Draw(t, "keys")
+		buckets := rapid.IntRange(1, 4).Draw(t, "buckets")
+		kh := newKeyHasher()
+		got := duplicateGroups(len(keys),
+			func(i int) uint64 { return kh.hash(keys[i]) % uint64(buckets) << 32 },
+			func(i, j int) bool { return keys[i] == keys[j] })
+		var want [][]int
+		at := map[string]int{}
+		for i, k := range keys {
+			g, ok := at[k]
+			if !ok {
+				at[k] = len(want)
+				want = append(want, []int{i})
+				continue
+			}
+			want[g] = append(want[g], i)
+		}
+		want = slices.DeleteFunc(want, func(g []int) bool { return len(g) < 2 })
+		if len(want) == 0 {
+			want = nil
+		}
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("duplicateGroups(%q) = %v, want %v", keys, got, want)
+		}
+	})
+}
+
+// TestServiceDuplicates: two copies of one Service (concatenated
+// manifests): one is used whatever the order, the newer by
+// metadata.generation, so its controller decides which MCP resource the
+// route's URL goes to.
+func TestServiceDuplicates(t *testing.T) {
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+	other := *snap.MCPServers[0]
+	other.ObjectMeta = *other.ObjectMeta.DeepCopy()
+	other.Name, other.UID = "other-server", "6f1c1d2e-0001-4000-8000-0000000000ff"
+	snap.MCPServers = append(snap.MCPServers, &other)
+	newer := snap.Services[0].DeepCopy()
+	newer.Generation = 2
+	newer.OwnerReferences[0].Name, newer.OwnerReferences[0].UID = other.Name, other.UID
+	older := snap.Services[0].DeepCopy()
+	older.Generation = 0
+	older.OwnerReferences = nil
+	for _, services := range [][]*corev1.Service{
+		{snap.Services[0], newer, older}, {newer, snap.Services[0], older}, {older, newer, snap.Services[0]},
+	} {
+		s := snap
+		s.Services = services
+		res := Discover(s, opts)
+		if len(res.Entries) != 1 || res.Entries[0].Resources[0].Name != other.Name {
+			t.Errorf("entries %v", res.Entries)
+		}
+	}
+}
+
+// TestRouteCopies: of three copies of one route, the newest is used in any
+// order, and what the others would give is not (a path of their own).
+func TestRouteCopies(t *testing.T) {
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+	copyAt := func(gen int64, path string) *gwv1.HTTPRoute {
+		r := snap.HTTPRoutes[0].DeepCopy()
+		r.Generation = gen
+		r.Status.Parents[0].Conditions[0].ObservedGeneration = gen
+		r.Spec.Rules[0].Matches[0].Path.Value = ptrTo(path)
+		return r
+	}
+	routes := []*gwv1.HTTPRoute{copyAt(1, "/one"), copyAt(3, "/three"), copyAt(2, "/two")}
+	for _, order := range [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}} {
+		s := snap
+		s.HTTPRoutes = nil
+		for _, i := range order {
+			s.HTTPRoutes = append(s.HTTPRoutes, routes[i])
+		}
+		res := Discover(s, opts)
+		if got := registryURLs(res.Registry); !slices.Equal(got, []string{"https://mcp.example.com/three"}) {
+			t.Errorf("order %v: URLs %v", order, got)
+		}
+		for _, d := range res.Diagnostics {
+			if d.Object.Kind == "HTTPRoute" {
+				t.Errorf("order %v: %s", order, d)
+			}
+		}
+	}
+}
