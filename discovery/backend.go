@@ -1,8 +1,6 @@
 package discovery
 
 import (
-	"bytes"
-	"cmp"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -17,26 +15,8 @@ import (
 // objectKey is the namespace and name of a namespaced object.
 type objectKey struct{ namespace, name string }
 
-// newer reports whether object a (metadata am) should replace b (metadata
-// bm) when a snapshot lists two objects of one kind, namespace and name
-// (which a cluster cannot hold, but concatenated manifests can): the higher
-// metadata.generation, then resourceVersion, then UID, and failing those the
-// one whose JSON sorts last. It is a total order, so any input order keeps the
-// same copy; it is the rule urlbuild.NewIndex applies to Gateways.
-func newer(a any, am *metav1.ObjectMeta, b any, bm *metav1.ObjectMeta) bool {
-	if c := cmp.Or(
-		cmp.Compare(am.Generation, bm.Generation),
-		cmp.Compare(len(am.ResourceVersion), len(bm.ResourceVersion)),
-		cmp.Compare(am.ResourceVersion, bm.ResourceVersion),
-		cmp.Compare(am.UID, bm.UID),
-	); c != 0 {
-		return c > 0
-	}
-	return bytes.Compare(encode(a), encode(b)) > 0
-}
-
 // serviceIndex holds the Services of a snapshot by namespace and name, one
-// copy of each (see newer), with the MCP resource each belongs to. It reads
+// copy of each (see urlbuild.Newer), with the MCP resource each belongs to. It reads
 // each Service once: at scale, every pass over a hundred thousand Services
 // is a cache miss or more per Service, so what Method 2 needs of them (their
 // keys, their owners) is worked out in that one pass and kept compact.
@@ -45,7 +25,7 @@ type serviceIndex struct {
 	// keys[i] is the namespace and name of list[i], copied into a few
 	// blocks of memory so that checking a look-up reads them, not the
 	// Service; shadowed[i] is set when another Service of that namespace and
-	// name is used instead (see newer).
+	// name is used instead (see urlbuild.Newer).
 	keys     []objectKey
 	shadowed []bool
 	// owned[i] reports whether list[i] has an MCP resource as its controller
@@ -95,7 +75,7 @@ func indexServices(list []*corev1.Service, rix *resourceIndex) *serviceIndex {
 		// first, unless a later one is newer than the one kept so far.
 		keep := g[0]
 		for _, i := range g[1:] {
-			if newer(ix.list[i], &ix.list[i].ObjectMeta, ix.list[keep], &ix.list[keep].ObjectMeta) {
+			if urlbuild.Newer(ix.list[i], &ix.list[i].ObjectMeta, ix.list[keep], &ix.list[keep].ObjectMeta) {
 				keep = i
 			}
 		}
@@ -166,7 +146,7 @@ type grantIndex map[grantKey]*grantScope
 // namespace its spec.from names (group gateway.networking.k8s.io, kind
 // HTTPRoute). Entries of other groups or kinds open nothing to an HTTPRoute
 // backendRef. Two grants of one namespace and name: one copy is used (see
-// newer), so a stale copy cannot widen what the current one allows.
+// urlbuild.Newer), so a stale copy cannot widen what the current one allows.
 func indexGrants(list []*gwv1.ReferenceGrant) grantIndex {
 	byName := make(map[objectKey]*gwv1.ReferenceGrant, len(list))
 	for _, g := range list {
@@ -174,7 +154,7 @@ func indexGrants(list []*gwv1.ReferenceGrant) grantIndex {
 			continue
 		}
 		k := objectKey{g.Namespace, g.Name}
-		if old, dup := byName[k]; dup && !newer(g, &g.ObjectMeta, old, &old.ObjectMeta) {
+		if old, dup := byName[k]; dup && !urlbuild.Newer(g, &g.ObjectMeta, old, &old.ObjectMeta) {
 			continue
 		}
 		byName[k] = g

@@ -67,7 +67,7 @@ import (
 // The routes are read once, in snapshot order, each walked while its
 // memory is at hand. Two routes of one namespace and name (which a cluster
 // cannot hold, but concatenated manifests can): one copy is used (see
-// newer), so what the others gave is dropped afterwards. Nothing downstream
+// urlbuild.Newer), so what the others gave is dropped afterwards. Nothing downstream
 // depends on the order (exports are merged per resource in a fixed order,
 // diagnostics sorted).
 func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
@@ -130,7 +130,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		// unless a later one is newer than the one kept so far.
 		keep := g[0]
 		for _, i := range g[1:] {
-			if newer(routes[i], &routes[i].ObjectMeta, routes[keep], &routes[keep].ObjectMeta) {
+			if urlbuild.Newer(routes[i], &routes[i].ObjectMeta, routes[keep], &routes[keep].ObjectMeta) {
 				keep = i
 			}
 		}

@@ -92,7 +92,7 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace) *Index {
 		}
 		k := nsName{gw.Namespace, gw.Name}
 		old, ok := ix.gateways[k]
-		if ok && !newer(gw, gw.ObjectMeta, old.gw, old.gw.ObjectMeta) {
+		if ok && !Newer(gw, &gw.ObjectMeta, old.gw, &old.gw.ObjectMeta) {
 			continue
 		}
 		g := newGatewayEntry(gw, &sb)
@@ -106,7 +106,7 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace) *Index {
 		if ns == nil {
 			continue
 		}
-		if old, ok := chosen[ns.Name]; ok && !newer(ns, ns.ObjectMeta, old, old.ObjectMeta) {
+		if old, ok := chosen[ns.Name]; ok && !Newer(ns, &ns.ObjectMeta, old, &old.ObjectMeta) {
 			continue
 		}
 		chosen[ns.Name] = ns
@@ -115,9 +115,14 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace) *Index {
 	return ix
 }
 
-// newer reports whether object a (metadata am) should replace b (metadata bm)
-// among duplicates: a total order, so any input order picks the same one.
-func newer(a any, am metav1.ObjectMeta, b any, bm metav1.ObjectMeta) bool {
+// Newer reports whether object a (metadata am) should replace b (metadata bm)
+// when a snapshot lists two objects of one kind, namespace and name (which a
+// cluster cannot hold, but concatenated manifests can): the higher
+// metadata.generation, then resourceVersion, then UID, and failing those the
+// one whose JSON sorts last. It is a total order, so any input order keeps the
+// same copy. NewIndex applies it to Gateways and Namespaces; discovery to the
+// other kinds.
+func Newer(a any, am *metav1.ObjectMeta, b any, bm *metav1.ObjectMeta) bool {
 	if c := cmp.Or(
 		cmp.Compare(am.Generation, bm.Generation),
 		cmp.Compare(len(am.ResourceVersion), len(bm.ResourceVersion)),
