@@ -3,6 +3,7 @@ package discovery
 import (
 	"net/netip"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -143,45 +144,11 @@ func unchangedNamespace(states []any) bool {
 // present turns typed nil pointers (a deleted object's absent state as some
 // callers pass it) into nil.
 func present(obj any) any {
-	switch o := obj.(type) {
-	case nil:
+	if obj == nil {
 		return nil
-	case *gwv1.Gateway:
-		if o == nil {
-			return nil
-		}
-	case *gwv1.HTTPRoute:
-		if o == nil {
-			return nil
-		}
-	case *corev1.Service:
-		if o == nil {
-			return nil
-		}
-	case *gwv1.ReferenceGrant:
-		if o == nil {
-			return nil
-		}
-	case *gwv1beta1.ReferenceGrant:
-		if o == nil {
-			return nil
-		}
-	case *corev1.Namespace:
-		if o == nil {
-			return nil
-		}
-	case *model.MCPServer:
-		if o == nil {
-			return nil
-		}
-	case *model.MCPRemoteProxy:
-		if o == nil {
-			return nil
-		}
-	case *model.VirtualMCPServer:
-		if o == nil {
-			return nil
-		}
+	}
+	if v := reflect.ValueOf(obj); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
 	}
 	return obj
 }
