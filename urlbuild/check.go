@@ -162,30 +162,34 @@ func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
 // reaches reports whether rq, sent through listener l, reaches the backend
 // at the path it must, and otherwise says where it goes.
 func (c *urlCheck) reaches(o Origin, l *listenerEntry, rq clientRequest, p string) (model.Diagnostic, bool) {
-	var win cand
-	var may []cand
-	found := false
-	if l != nil {
-		win, may, found = l.route(Request{Host: o.Host, Method: rq.method, Path: rq.path})
+	if l == nil {
+		return c.diag(model.ReasonNoMatchingListener, o, rq, p, "no listener of the Gateway receives it"), false
 	}
-	for _, mc := range may {
+	rt := l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path})
+	for _, mc := range rt.may {
 		if !c.serves(mc, rq) {
 			return c.diag(model.ReasonShadowedByRoute, o, rq, p, mc.describe()+
 				" may take it: its RegularExpression match has implementation-specific precedence"), false
 		}
 	}
-	if found && c.serves(win, rq) {
-		return model.Diagnostic{}, true
+	if rt.ok && c.serves(rt.win, rq) {
+		if !rt.vhostOK {
+			return c.diag(model.ReasonShadowedByRoute, o, rq, p, "it goes to "+rt.win.describe()+
+				" only when routes with less specific hostnames are tried after those with more specific ones; Gateways that keep one virtual host per hostname answer 404"), false
+		}
+		if rt.vhost == rt.win || c.serves(rt.vhost, rq) {
+			return model.Diagnostic{}, true
+		}
+		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "Gateways that keep one virtual host per hostname (the route's hostnames intersected with the listener's) send it to "+
+			rt.vhost.describe()+", which does not lead to the same backend"), false
 	}
 	ours := c.takes(rq.method, rq.path)
 	switch {
-	case l == nil:
-		return c.diag(model.ReasonNoMatchingListener, o, rq, p, "no listener of the Gateway receives it"), false
-	case found && ours:
-		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "it goes to "+win.describe()+
+	case rt.ok && ours:
+		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "it goes to "+rt.win.describe()+
 			", which wins by HTTPRoute precedence and does not lead to the same backend"), false
-	case found:
-		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "the rule does not match it, and it goes to "+win.describe()), false
+	case rt.ok:
+		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "the rule does not match it, and it goes to "+rt.win.describe()), false
 	case !ours:
 		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "no rule on the listener matches it (the Gateway answers 404)"), false
 	}

@@ -81,6 +81,10 @@ type listenerEntry struct {
 	// routing is what the HTTPRoutes attached to the listener match, by
 	// route hostname (see routing.go); nil when none is attached.
 	routing map[string]*routeGroup
+	// vhosts is the same by hostname intersected with the listener's (the
+	// virtual-host reading); nil when the listener has no hostname, where
+	// the two are the same.
+	vhosts map[string]*routeGroup
 	// mark is NewIndex's scratch space (see addRoutes).
 	mark int
 }

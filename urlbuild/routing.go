@@ -40,12 +40,18 @@ import (
 // RE2, anchored) matches the path, or that does not compile, may take the
 // request whatever the other matches, which RouteRequest reports.
 
-// Request is a request an MCP client sends: a precise host (lower case), a
-// method and an absolute path, without special headers or query parameters.
+// Request is a request through a Gateway: a precise host, a method, an
+// absolute path, and the headers and query parameters that header and query
+// matches look at (an MCP client's requests have none of those: a match
+// with header or query conditions takes none of them).
 type Request struct {
 	Host   string
 	Method string
 	Path   string
+	// Headers by name (compared case-insensitively) and Query by name
+	// (compared exactly); nil for none.
+	Headers map[string]string
+	Query   map[string]string
 }
 
 // Routed is the rule a request takes.
@@ -56,8 +62,9 @@ type Routed struct {
 	Route model.ObjectRef
 	Rule  int
 	Match int
-	// MayTake lists the rules with a RegularExpression match that may take
-	// the request instead (their precedence is implementation-specific).
+	// MayTake lists the rules that may take the request instead: those with
+	// a RegularExpression match (their precedence is implementation-specific),
+	// and the rule of the other reading of hostname precedence.
 	MayTake []Routed
 }
 
@@ -71,28 +78,32 @@ func (r Routed) String() string {
 // receives its host (the most specific hostname), then the rule that wins
 // by HTTPRoute precedence over every route given to [NewIndex] that is
 // attached to that listener and accepted there. false when no listener
-// receives the request or no rule matches it (the Gateway answers 404), or
-// when the request takes no rule but a RegularExpression match may (see
-// Routed.MayTake).
+// receives the request or no rule matches it (the Gateway answers 404), and
+// when the rule is not certain: a RegularExpression match may take the
+// request, or the two readings of hostname precedence disagree (Routed is
+// then the ordered reading's rule, if any, and MayTake names the others; a
+// request the virtual-host reading answers with 404 has an empty MayTake
+// and a Routed rule).
 func (ix *Index) RouteRequest(gateway types.NamespacedName, port int32, protocol gwv1.ProtocolType, req Request) (Routed, bool) {
 	g := ix.gateway(gateway.Namespace, gateway.Name)
 	if g == nil {
 		return Routed{}, false
 	}
-	l := g.receiver(port, protocol, lower(req.Host))
+	req.Host = lower(req.Host)
+	l := g.receiver(port, protocol, req.Host)
 	if l == nil {
 		return Routed{}, false
 	}
-	c, may, ok := l.route(Request{Host: lower(req.Host), Method: req.Method, Path: req.Path})
-	if !ok {
-		if len(may) > 0 {
-			return Routed{Rule: -1, Match: -1, MayTake: routedAll(may)}, false
-		}
-		return Routed{}, false
+	rt := l.route(&req)
+	out := Routed{Rule: -1, Match: -1}
+	if rt.ok {
+		out = rt.win.routed()
 	}
-	r := c.routed()
-	r.MayTake = routedAll(may)
-	return r, true
+	out.MayTake = routedAll(rt.may)
+	if rt.vhostOK && (!rt.ok || rt.vhost != rt.win) {
+		out.MayTake = append(out.MayTake, rt.vhost.routed())
+	}
+	return out, rt.ok && len(out.MayTake) == 0 && (rt.vhostOK || !rt.ok)
 }
 
 func routedAll(cs []cand) []Routed {
@@ -126,6 +137,10 @@ type matchEntry struct {
 	headers int
 	query   int
 	re      *regexp.Regexp // nil when the expression does not compile
+	// hm and qm are the header and query conditions, for requests that
+	// carry headers or query parameters (RouteRequest).
+	hm []gwv1.HTTPHeaderMatch
+	qm []gwv1.HTTPQueryParamMatch
 }
 
 // cand is a match of an attached route, a candidate for requests.
@@ -169,12 +184,18 @@ func capped(s string) string {
 	return s
 }
 
-// takes reports whether the match matches the request, its path and method
-// only (an MCP client's request has no special headers or query).
+// takes reports whether the match matches a request with this method and
+// path and no headers or query parameters.
 func (m *matchEntry) takes(method, path string) bool {
-	if m.headers > 0 || m.query > 0 || m.method != "" && m.method != method {
+	return m.takesRequest(&Request{Method: method, Path: path})
+}
+
+// takesRequest reports whether the match matches the request.
+func (m *matchEntry) takesRequest(req *Request) bool {
+	if m.method != "" && m.method != req.Method || !m.conditions(req) {
 		return false
 	}
+	path := req.Path
 	switch m.typ {
 	case gwv1.PathMatchExact:
 		return path == m.value
@@ -185,11 +206,54 @@ func (m *matchEntry) takes(method, path string) bool {
 }
 
 // mayTake reports whether a RegularExpression match may take the request.
-func (m *matchEntry) mayTake(method, path string) bool {
-	if m.headers > 0 || m.query > 0 || m.method != "" && m.method != method {
+func (m *matchEntry) mayTake(req *Request) bool {
+	if m.method != "" && m.method != req.Method || !m.conditions(req) {
 		return false
 	}
-	return m.re == nil || m.re.MatchString(path)
+	return m.re == nil || m.re.MatchString(req.Path)
+}
+
+// conditions reports whether the request meets the header and query
+// conditions of the match (HTTPHeaderMatch, HTTPQueryParamMatch: Exact by
+// default; a RegularExpression that does not compile is taken to match).
+func (m *matchEntry) conditions(req *Request) bool {
+	if m.headers == 0 && m.query == 0 {
+		return true
+	}
+	if len(req.Headers) == 0 && len(req.Query) == 0 {
+		return false
+	}
+	for _, h := range m.hm {
+		v, ok := "", false
+		for k, x := range req.Headers {
+			if strings.EqualFold(k, string(h.Name)) {
+				v, ok = x, true
+				break
+			}
+		}
+		if !ok || !valueMatches(h.Type, h.Value, v) {
+			return false
+		}
+	}
+	for _, q := range m.qm {
+		v, ok := req.Query[string(q.Name)]
+		if !ok || !valueMatches((*gwv1.HeaderMatchType)(q.Type), q.Value, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueMatches applies an Exact (default) or RegularExpression condition.
+func valueMatches(typ *gwv1.HeaderMatchType, want, got string) bool {
+	if typ == nil || *typ == gwv1.HeaderMatchExact {
+		return want == got
+	}
+	if *typ != gwv1.HeaderMatchRegularExpression || len(want) > 1024 {
+		return false
+	}
+	re, err := regexp.Compile(want)
+	return err != nil || re.MatchString(got)
 }
 
 // newRouteEntry compiles the matches of every rule of r (defaulted:
@@ -206,7 +270,7 @@ func newRouteEntry(r *gwv1.HTTPRoute) *routeEntry {
 	for ri := range rules {
 		for mi, hm := range DefaultMatches(rules[ri]) {
 			typ, value := DefaultPathMatch(hm)
-			m := matchEntry{rule: ri, match: mi, typ: typ, value: value, headers: len(hm.Headers), query: len(hm.QueryParams)}
+			m := matchEntry{rule: ri, match: mi, typ: typ, value: value, headers: len(hm.Headers), query: len(hm.QueryParams), hm: hm.Headers, qm: hm.QueryParams}
 			if len(rules[ri].Matches) == 0 {
 				m.match = -1
 			}
@@ -302,24 +366,25 @@ func (g *routeGroup) finish() {
 
 // route returns the match of the group that takes the request, and the
 // RegularExpression matches that may take it instead.
-func (g *routeGroup) route(method, path string) (cand, []cand, bool) {
+func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 	var may []cand
 	for _, c := range g.regex {
-		if c.m.mayTake(method, path) {
+		if c.m.mayTake(req) {
 			may = append(may, c)
 		}
 	}
 	if g.exact == nil {
 		for _, c := range g.cands {
-			if c.m.takes(method, path) {
+			if c.m.takesRequest(req) {
 				return c, may, true
 			}
 		}
 		return cand{}, may, false
 	}
+	path := req.Path
 	first := func(ids []int32) (cand, bool) {
 		for _, i := range ids {
-			if c := g.cands[i]; c.m.takes(method, path) {
+			if c := g.cands[i]; c.m.takesRequest(req) {
 				return c, true
 			}
 		}
@@ -346,36 +411,72 @@ func (g *routeGroup) route(method, path string) (cand, []cand, bool) {
 	return cand{}, may, false
 }
 
-// route returns the match that takes the request on this listener: in the
-// group of the route hostname that matches the host most specifically.
-func (l *listenerEntry) route(req Request) (cand, []cand, bool) {
-	g := l.group(req.Host)
-	if g == nil {
-		return cand{}, nil, false
-	}
-	return g.route(req.Method, req.Path)
+// routing is where a request goes on a listener under the two readings of
+// hostname precedence (see the top of this file).
+type routing struct {
+	// win is the rule the ordered reading gives: route hostnames ranked by
+	// specificity, a request the rules of the most specific ones do not
+	// match falling through to the next.
+	win cand
+	ok  bool
+	// vhost is what the virtual-host reading gives: only the routes whose
+	// hostname, intersected with the listener's, is the most specific one
+	// matching the host, without falling through.
+	vhost   cand
+	vhostOK bool
+	// may are the RegularExpression matches that may take the request.
+	may []cand
 }
 
-// group returns the routes whose hostnames match host most specifically:
-// those naming host, else those with the longest wildcard matching it, else
-// those without hostnames.
-func (l *listenerEntry) group(host string) *routeGroup {
+// agree reports whether both readings send the request to one rule.
+func (r *routing) agree() bool {
+	return r.ok && r.vhostOK && r.win == r.vhost
+}
+
+// route returns where a request goes on this listener.
+func (l *listenerEntry) route(req *Request) routing {
+	var out routing
 	if l.routing == nil {
-		return nil
+		return out
 	}
-	if g := l.routing[host]; g != nil && host != "" {
-		return g
+	l.eachGroup(l.routing, req.Host, func(g *routeGroup) bool {
+		c, may, ok := g.route(req)
+		out.may = append(out.may, may...)
+		if ok {
+			out.win, out.ok = c, true
+		}
+		return !ok
+	})
+	vhosts := l.vhosts
+	if vhosts == nil {
+		vhosts = l.routing
+	}
+	l.eachGroup(vhosts, req.Host, func(g *routeGroup) bool {
+		out.vhost, _, out.vhostOK = g.route(req)
+		return false
+	})
+	return out
+}
+
+// eachGroup calls f on the groups of m whose hostname matches host, the
+// most specific first (host itself, the wildcards matching it from the
+// longest, then ""), until f returns false.
+func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, f func(*routeGroup) bool) {
+	if g := m[host]; g != nil && host != "" && !f(g) {
+		return
 	}
 	var buf [256]byte
 	for i := 1; i < len(host); i++ {
 		if host[i] != '.' || i+1 == len(host) {
 			continue
 		}
-		if g := l.routing[string(append(append(buf[:0], '*'), host[i:]...))]; g != nil {
-			return g
+		if g := m[string(append(append(buf[:0], '*'), host[i:]...))]; g != nil && !f(g) {
+			return
 		}
 	}
-	return l.routing[""]
+	if g := m[""]; g != nil {
+		f(g)
+	}
 }
 
 // addRoutes attaches the routes to the listeners of the index, as Attach
@@ -439,21 +540,14 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 				if l.routing == nil {
 					l.routing = make(map[string]*routeGroup)
 				}
-				for _, k := range keys {
-					grp := l.routing[k]
-					if grp == nil {
-						grp = &routeGroup{}
-						l.routing[k] = grp
-						groups = append(groups, grp)
+				groups = fileUnder(groups, l.routing, keys, e)
+				if l.hostname != "" {
+					// The intersected hostnames differ from the route's.
+					if l.vhosts == nil {
+						l.vhosts = make(map[string]*routeGroup)
 					}
-					for mi := range e.matches {
-						c := cand{r: e, m: &e.matches[mi]}
-						if c.m.typ == gwv1.PathMatchRegularExpression {
-							grp.regex = append(grp.regex, c)
-						} else {
-							grp.cands = append(grp.cands, c)
-						}
-					}
+					keys, _ = intersect(keys[:0], hostnames, l.hostname)
+					groups = fileUnder(groups, l.vhosts, keys, e)
 				}
 			}
 		}
@@ -461,6 +555,28 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	for _, g := range groups {
 		g.finish()
 	}
+}
+
+// fileUnder adds the matches of e to the groups of m under keys, creating
+// groups as needed (appended to groups).
+func fileUnder(groups []*routeGroup, m map[string]*routeGroup, keys []string, e *routeEntry) []*routeGroup {
+	for _, k := range keys {
+		grp := m[k]
+		if grp == nil {
+			grp = &routeGroup{}
+			m[k] = grp
+			groups = append(groups, grp)
+		}
+		for mi := range e.matches {
+			c := cand{r: e, m: &e.matches[mi]}
+			if c.m.typ == gwv1.PathMatchRegularExpression {
+				grp.regex = append(grp.regex, c)
+			} else {
+				grp.cands = append(grp.cands, c)
+			}
+		}
+	}
+	return groups
 }
 
 // routeHostnames returns the route's hostnames in lower case, sorted,
