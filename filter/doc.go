@@ -1,5 +1,5 @@
 // Package filter decides which registry entries a name/tag filter keeps, with
-// the semantics of ToolHive's registry server (SPEC §5).
+// the semantics of ToolHive's registry server.
 //
 // The rule, for names and for tags alike:
 //
@@ -13,8 +13,8 @@
 // separators, so "*" crosses "/" ("team-a/*" and "*/slack-*" match prefixed
 // and namespaced names) and matching is case-sensitive. A pattern without "/"
 // also matches when it matches the server part of the name (after the "/"):
-// "slack-*" keeps io.github.stacklok/slack-mcp, as seed 000 expects of the
-// bare names ToolHive catalogs used. A pattern is valid only
+// "slack-*" keeps io.github.stacklok/slack-mcp, so filters written for the
+// bare names of ToolHive's legacy catalogs keep working after conversion. A pattern is valid only
 // when both gobwas/glob and path/filepath accept it, because ToolHive's
 // registry server checks it with both: a filter this package accepts is one the
 // server accepts too. Matching is gobwas/glob's, quirks included, so that the
