@@ -14,7 +14,7 @@
 // and namespaced names) and matching is case-sensitive. A pattern without "/"
 // also matches when it matches the server part of the name (after the "/"):
 // "slack-*" keeps io.github.stacklok/slack-mcp, so filters written for the
-// bare names ToolHive catalogs used keep working. A pattern is valid only
+// bare names of ToolHive's legacy catalogs keep working after conversion. A pattern is valid only
 // when both gobwas/glob and path/filepath accept it, because ToolHive's
 // registry server checks it with both: a filter this package accepts is one the
 // server accepts too. Matching is gobwas/glob's, quirks included, so that the

@@ -145,8 +145,8 @@ func (f *Filter) MatchName(name string) bool {
 
 // match applies one name pattern. A pattern with a "/" is matched against the
 // whole name. A pattern without one is also matched against the server part
-// after the namespace, so seed 000's "slack-*", written for the bare names
-// ToolHive catalogs used, still selects io.github.stacklok/slack-mcp.
+// after the namespace, so "slack-*", written for the bare names ToolHive's
+// legacy catalogs used, still selects io.github.stacklok/slack-mcp.
 func (p pattern) match(name, short string, namespaced bool) bool {
 	if p.g.Match(name) {
 		return true
