@@ -634,6 +634,14 @@ func (g *gatewayEntry) shadowedBy(l *listenerEntry, host string) *listenerEntry 
 // lookup per label of host, whatever the number of listeners. nil when no
 // listener matches.
 func (g *gatewayEntry) receiver(port int32, protocol gwv1.ProtocolType, host string) *listenerEntry {
+	if l := g.single[portProtocol{port, protocol}]; l != nil {
+		// One listener (of one hostname, if several share it): it receives
+		// the hosts it matches.
+		if l.hostname == "" || l.hostname == host || IsWildcard(l.hostname) && wildcardMatches(l.hostname, host) {
+			return l
+		}
+		return nil
+	}
 	m := g.byHostname[portProtocol{port, protocol}]
 	if m == nil {
 		return nil
