@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -22,6 +23,11 @@ type Options struct {
 	// MaxOutputBytes is the size limit of the output ConfigMap;
 	// MaxConfigMapSize when 0.
 	MaxOutputBytes int
+	// GeneratedBy is the value of GeneratedByLabel on the output ConfigMap,
+	// naming the controller that writes it; GeneratedByValue when empty.
+	// Selection skips ConfigMaps with any value of the label, so changing it
+	// never makes a merge read its earlier output.
+	GeneratedBy string
 }
 
 // HasConfigMapSource reports whether a registry entry reads ConfigMaps.
@@ -76,9 +82,13 @@ func orNone(s []string) string {
 // ConfigMap holds.
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
 // for an entry that cannot be merged at all (missing, several candidates, no
-// ConfigMap source, or both configMapRef and configMapSelector); everything
-// about the data is a diagnostic on the MCPRegistry or a ConfigMap.
+// ConfigMap source, or both configMapRef and configMapSelector) and for an
+// Options.GeneratedBy that is not a valid label value; everything about the
+// data is a diagnostic on the MCPRegistry or a ConfigMap.
 func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.ConfigMap, opts Options) (Result, error) {
+	if errs := validation.IsValidLabelValue(opts.GeneratedBy); len(errs) > 0 {
+		return Result{}, fmt.Errorf("merge options: GeneratedBy %q is not a valid label value: %s", opts.GeneratedBy, strings.Join(errs, "; "))
+	}
 	i, err := ConfigMapEntry(reg, entry)
 	if err != nil {
 		return Result{}, err
@@ -119,6 +129,9 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	res, doc := merge(in, true)
 	if res.Registry != nil {
 		cm, ds := outputConfigMap(reg, c.Name, doc, res.Hash, opts.MaxOutputBytes)
+		if opts.GeneratedBy != "" {
+			cm.Labels[GeneratedByLabel] = opts.GeneratedBy
+		}
 		res.ConfigMap = cm
 		if len(ds) > 0 {
 			res.Diagnostics = append(res.Diagnostics, ds...)
