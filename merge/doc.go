@@ -43,7 +43,7 @@
 //     every dropped server is named by exactly one diagnostic — holds for the
 //     others of its ConfigMap, which still merge. Entries without a
 //     description get "<server> from ConfigMap <namespace>/<name>" with an
-//     Info MissingDescription (seed 000's own example has none, and the
+//     Info MissingDescription (hand-written catalogs often have none, and the
 //     upstream schema requires one); over-long descriptions and titles are
 //     shortened (DescriptionTooLong); entries that break another upstream rule
 //     are dropped (InvalidEntry). A name repeated inside one ConfigMap keeps
