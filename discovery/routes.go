@@ -102,7 +102,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		switch value {
 		case "true":
 			if w.gateways == nil {
-				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces)
+				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
 			}
 			var d model.Diagnostics
 			out, d = w.walk(r, out)
@@ -510,6 +510,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 		urls, rds := attach().RuleURLs(i, urlbuild.RuleOptions{
 			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
 			Backend:      c.backend,
+			Transport:    c.res.remoteType,
 		})
 		if ruleReport {
 			ds = append(ds, rds...)

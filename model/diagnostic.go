@@ -98,6 +98,43 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
+// Reasons about MCPRegistry objects whose sources this library cannot merge.
+const (
+	// ReasonSourceNotMergeable (Info) names an MCPRegistry entry whose source
+	// is a git repository, a registry API or a PersistentVolumeClaim:
+	// ToolHive's registry server reads those itself, so there is nothing to
+	// merge here. The entry is valid and is left out of the merge sources.
+	ReasonSourceNotMergeable Reason = "SourceNotMergeable"
+	// ReasonNoConfigMapSource (Warning) is an MCPRegistry that names no
+	// ConfigMap source at all: the v1beta1 shape, whose spec.configYAML is
+	// the registry server's own configuration, or a v1alpha1 object without
+	// registries. Nothing is merged for it.
+	ReasonNoConfigMapSource Reason = "NoConfigMapSource"
+)
+
+// The reasons of Gateway API request routing: a URL built from an HTTPRoute
+// is published only when the requests an MCP client sends to it reach the
+// route's backend.
+const (
+	// ReasonGatewayNotReady: the parent Gateway's status says it is not
+	// Accepted or not Programmed, so it routes nothing; no URL through it.
+	ReasonGatewayNotReady Reason = "GatewayNotReady"
+	// ReasonListenerNotReady: the listener's entry in the Gateway's
+	// status.listeners says it is not Programmed or its references are not
+	// resolved (a missing certificate, say); no URL through it.
+	ReasonListenerNotReady Reason = "ListenerNotReady"
+	// ReasonShadowedByRoute: a request to the URL would be taken by another
+	// rule (of this or another HTTPRoute on the listener) that wins by
+	// HTTPRoute precedence and leads elsewhere; the URL is not published and
+	// the message names the rule that takes it.
+	ReasonShadowedByRoute Reason = "ShadowedByRoute"
+	// ReasonMethodNotRouted: a request the transport needs (POST, GET or
+	// DELETE for streamable-http; GET on the stream and POST on the message
+	// endpoint for SSE) is not routed to the backend because the rule's
+	// method condition leaves it out; the URL is not published.
+	ReasonMethodNotRouted Reason = "MethodNotRouted"
+)
+
 // Reasons lists every reason the library emits, grouped by the stage that emits
 // it (merge, discovery, groups).
 func Reasons() []Reason {
@@ -112,16 +149,26 @@ func Reasons() []Reason {
 		ReasonBackendNotFound, ReasonNoOwner, ReasonOwnerNotFound, ReasonUnsupportedPathMatch,
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
+		ReasonSourceNotMergeable, ReasonNoConfigMapSource,
+		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 	}
 }
 
 // ObjectRef names the object a diagnostic is about. For registry data that did
 // not come from a Kubernetes object (a file on the command line), Kind is
 // "File" and Name is the path.
+//
+// APIVersion and UID are set where the library knows them (the ConfigMaps a
+// merge reads, the owner of a merge source), so that a diagnostic can become
+// an Event about the object (see EventFor) and a watch result a reconcile
+// request. They are not part of the JSON form, which stays {kind, namespace,
+// name}, nor of String.
 type ObjectRef struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
+	APIVersion string `json:"-"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+	UID        string `json:"-"`
 }
 
 // String renders kind/namespace/name, or kind/name for cluster-scoped objects.
@@ -137,6 +184,8 @@ func (o ObjectRef) compare(p ObjectRef) int {
 		cmp.Compare(o.Kind, p.Kind),
 		cmp.Compare(o.Namespace, p.Namespace),
 		cmp.Compare(o.Name, p.Name),
+		cmp.Compare(o.APIVersion, p.APIVersion),
+		cmp.Compare(o.UID, p.UID),
 	)
 }
 
