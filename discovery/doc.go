@@ -63,6 +63,12 @@
 // reaches a resource the selector matches (or none at all). See routeExports
 // for every rule and its diagnostic.
 //
-// AffectedBy maps a change of a Gateway, HTTPRoute, Service, ReferenceGrant,
-// Namespace or MCP resource to the resources whose entries may change.
+// # Watching
+//
+// AffectedBy (one object) and AffectedByChange (an update) map a Gateway,
+// HTTPRoute, Service, ReferenceGrant, Namespace or MCP resource to the
+// resources whose entries may change. Every entry point takes objects as
+// clients hand them (see Normalize): the snapshot types, gateway-api v1 and
+// v1beta1 objects, *unstructured.Unstructured, and Kinded for objects whose
+// TypeMeta is empty; anything else is an error.
 package discovery
