@@ -12,7 +12,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Condition types and reasons of group status (SPEC §7), with ToolHive's
+// Condition types and reasons of group status, with ToolHive's
 // spelling.
 const (
 	// ConditionReady is the MCPGroup condition type; always True once the

@@ -667,7 +667,7 @@ func firstSegment(p string) string {
 
 // routeHosts lists the hosts every URL of the route can have: its concrete
 // hostnames, and when it has none or a wildcard, its parent Gateways'
-// concrete listener hostnames and status addresses (SPEC §6 URL).
+// concrete listener hostnames and status addresses.
 func (w *watchIndex) routeHosts(r *gwv1.HTTPRoute) []string {
 	var hosts []string
 	open := len(r.Spec.Hostnames) == 0

@@ -53,10 +53,11 @@ func (s *Severity) UnmarshalText(b []byte) error {
 }
 
 // Reason is the machine-readable cause of a diagnostic. The set of reasons is a
-// public contract: tests and users match on these strings (SPEC §8).
+// public contract: tests and users match on these strings, so a reason is
+// never renamed or removed within a major version.
 type Reason string
 
-// The reasons of SPEC §8.
+// The reasons. docs/diagnostics.md gives the severity, meaning and remedy of each.
 const (
 	ReasonInvalidSelector        Reason = "InvalidSelector"
 	ReasonNoConfigMapsSelected   Reason = "NoConfigMapsSelected"
@@ -97,7 +98,8 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
-// Reasons lists every reason of SPEC §8, in the order the specification gives them.
+// Reasons lists every reason the library emits, grouped by the stage that emits
+// it (merge, discovery, groups).
 func Reasons() []Reason {
 	return []Reason{
 		ReasonInvalidSelector, ReasonNoConfigMapsSelected, ReasonMissingKey, ReasonInvalidJSON,
@@ -168,7 +170,9 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// MarshalJSON writes the keys of the CLI contract (SPEC §9) in a fixed order.
+// MarshalJSON writes the keys severity (lower case), reason, object, field and
+// message in that fixed order: the CLI's --diagnostics json lines are a stable
+// format.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
 	return json.Marshal(wire(d))

@@ -19,7 +19,7 @@
 // a route into an Attachment it already has, and
 // [Attachment.AppendRuleURLs] appends the URLs to a slice of its own.
 //
-// # Parent side (SPEC §6 Method 2)
+// # Parent side
 //
 // For each spec.parentRefs entry, defaulted as the CRD does
 // ([DefaultParentRef]; ParentReference.Group, .Kind, .Namespace):

@@ -15,7 +15,7 @@ import (
 type RuleOptions struct {
 	// EndpointPath is the path the backend serves the MCP endpoint on (for
 	// ToolHive's proxy /mcp for streamable-http, /sse for sse). Empty: the URL
-	// is the base path of each match, as in seeds 001 and 002.
+	// is the base path of each match (the path the route itself advertises).
 	EndpointPath string
 	// Backend is the index in the rule's backendRefs of the backend the URL
 	// must reach: that backendRef's own filters (HTTPBackendRef.Filters) apply
