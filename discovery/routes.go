@@ -101,7 +101,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		switch value {
 		case "true":
 			if w.gateways == nil {
-				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces)
+				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
 			}
 			var d model.Diagnostics
 			out, d = w.walk(r, out)
@@ -513,6 +513,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 		urls, rds := attach().AppendRuleURLs(w.urls[:0], i, urlbuild.RuleOptions{
 			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
 			Backend:      c.backend,
+			Transport:    c.res.remoteType,
 		})
 		w.urls = urls
 		if ruleReport {

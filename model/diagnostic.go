@@ -98,6 +98,29 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
+// The reasons of Gateway API request routing: a URL built from an HTTPRoute
+// is published only when the requests an MCP client sends to it reach the
+// route's backend.
+const (
+	// ReasonGatewayNotReady: the parent Gateway's status says it is not
+	// Accepted or not Programmed, so it routes nothing; no URL through it.
+	ReasonGatewayNotReady Reason = "GatewayNotReady"
+	// ReasonListenerNotReady: the listener's entry in the Gateway's
+	// status.listeners says it is not Programmed or its references are not
+	// resolved (a missing certificate, say); no URL through it.
+	ReasonListenerNotReady Reason = "ListenerNotReady"
+	// ReasonShadowedByRoute: a request to the URL would be taken by another
+	// rule (of this or another HTTPRoute on the listener) that wins by
+	// HTTPRoute precedence and leads elsewhere; the URL is not published and
+	// the message names the rule that takes it.
+	ReasonShadowedByRoute Reason = "ShadowedByRoute"
+	// ReasonMethodNotRouted: a request the transport needs (POST, GET or
+	// DELETE for streamable-http; GET on the stream and POST on the message
+	// endpoint for SSE) is not routed to the backend because the rule's
+	// method condition leaves it out; the URL is not published.
+	ReasonMethodNotRouted Reason = "MethodNotRouted"
+)
+
 // Reasons lists every reason the library emits, grouped by the stage that emits
 // it (merge, discovery, groups).
 func Reasons() []Reason {
@@ -112,6 +135,7 @@ func Reasons() []Reason {
 		ReasonBackendNotFound, ReasonNoOwner, ReasonOwnerNotFound, ReasonUnsupportedPathMatch,
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
+		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 	}
 }
 
