@@ -20,10 +20,10 @@ func claimingConfigMaps(k int) []*corev1.ConfigMap {
 
 // mergeWithin runs Merge on another goroutine and fails the test when it
 // does not return within d.
-func mergeWithin(t *testing.T, in Input, d time.Duration) Result {
+func mergeWithin(t *testing.T, in testInput, d time.Duration) Result {
 	t.Helper()
 	done := make(chan Result, 1)
-	go func() { done <- Merge(in) }()
+	go func() { done <- mergeIn(in) }()
 	select {
 	case res := <-done:
 		return res
@@ -41,7 +41,7 @@ func TestManyConfigMapsDefiningOneName(t *testing.T) {
 	cms := claimingConfigMaps(k)
 	for _, strategy := range []Strategy{StrategyPrefix, StrategyPriority, StrategyError} {
 		t.Run(string(strategy), func(t *testing.T) {
-			res := mergeWithin(t, Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Strategy: strategy, LastUpdated: now}, 60*time.Second)
+			res := mergeWithin(t, testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Strategy: strategy, LastUpdated: now}, 60*time.Second)
 			want := map[Strategy]int{StrategyPrefix: k, StrategyPriority: 1, StrategyError: 0}[strategy]
 			got := 0
 			if res.Registry != nil {
@@ -67,7 +67,7 @@ func BenchmarkConfigMapsDefiningOneName(b *testing.B) {
 		b.Run(fmt.Sprint(k), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+				mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
 			}
 		})
 	}
