@@ -15,7 +15,7 @@ import (
 // is read back; a value the API server would refuse is an error.
 func TestGeneratedBy(t *testing.T) {
 	reg := &model.MCPRegistry{
-		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS},
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS, UID: "0b7c7a52-3d1e-4a36-9a7e-2f1d0c3b4a51"},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
 			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
 		}}},
