@@ -35,6 +35,7 @@ type caseOptions struct {
 	Strategy       string                `json:"strategy"`
 	Filter         *model.RegistryFilter `json:"filter"`
 	MaxOutputBytes int                   `json:"maxOutputBytes"`
+	MaxMetaSize    int                   `json:"maxMetaSize"`
 }
 
 var goldenNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -75,7 +76,7 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 		if reg == nil {
 			t.Fatal("no MCPRegistry in the case")
 		}
-		res, err := ForRegistry(reg, o.Entry, objs.ConfigMaps, Options{Strategy: strategy, LastUpdated: goldenNow, MaxOutputBytes: o.MaxOutputBytes})
+		res, err := ForRegistry(reg, o.Entry, objs.ConfigMaps, Options{Strategy: strategy, LastUpdated: goldenNow, MaxOutputBytes: o.MaxOutputBytes, MaxMetaSize: o.MaxMetaSize})
 		if err != nil {
 			t.Fatalf("ForRegistry: %v", err)
 		}
@@ -94,6 +95,7 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 		Strategy:    strategy,
 		Filter:      o.Filter,
 		LastUpdated: goldenNow,
+		MaxMetaSize: o.MaxMetaSize,
 	}
 	if o.Selector != "" {
 		if in.Selector, err = metav1.ParseToLabelSelector(o.Selector); err != nil {

@@ -22,6 +22,9 @@ type Options struct {
 	// MaxOutputBytes is the size limit of the output ConfigMap;
 	// MaxConfigMapSize when 0.
 	MaxOutputBytes int
+	// MaxMetaSize is the size limit on an entry's publisher-provided
+	// _meta (see Input.MaxMetaSize).
+	MaxMetaSize int
 }
 
 // HasConfigMapSource reports whether a registry entry reads ConfigMaps.
@@ -98,6 +101,7 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 		Strategy:         opts.Strategy,
 		Filter:           c.Filter,
 		LastUpdated:      opts.LastUpdated,
+		MaxMetaSize:      opts.MaxMetaSize,
 	}
 	if c.ConfigMapSelector != nil {
 		in.Selector = c.ConfigMapSelector.LabelSelector()
