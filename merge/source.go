@@ -82,4 +82,10 @@ type Options struct {
 	// of the label, so changing it never makes a merge read its earlier
 	// output.
 	GeneratedBy string
+	// MaxMetaSize is the size limit, in bytes, on an entry's
+	// publisher-provided _meta as model.PublisherMetaSize measures it; an
+	// entry over it is dropped with MetaTooLarge. 0 means
+	// model.DefaultMaxMetaSize (ToolHive's registry server's default);
+	// negative turns the check off.
+	MaxMetaSize int
 }
