@@ -379,7 +379,7 @@ func fromUnstructured[T any](u *unstructured.Unstructured, kind string) (T, erro
 	}
 	t, ok := obj.(T)
 	if !ok {
-		return zero, fmt.Errorf("%s %s/%s is not a %s.%s object", u.GetKind(), u.GetNamespace(), u.GetName(), kind, ToolHiveGroup)
+		return zero, errorf("%s %s/%s is not a %s.%s object", u.GetKind(), u.GetNamespace(), u.GetName(), kind, ToolHiveGroup)
 	}
 	return t, nil
 }
