@@ -53,8 +53,7 @@ type Result struct {
 }
 
 // Discover builds the upstream registry entries of the MCP resources snap
-// exports (SPEC §6; see the package documentation for the stages and
-// annotations). It never fails on bad data: what it cannot use it skips, with
+// exports (see the package documentation for the stages and annotations). It never fails on bad data: what it cannot use it skips, with
 // a diagnostic naming the object, the field and the value. Only a bad
 // Options.LabelSelector stops it (an InvalidSelector error, no registry).
 func Discover(snap Snapshot, opts Options) Result {

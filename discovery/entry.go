@@ -43,8 +43,7 @@ type draft struct {
 
 func (d *draft) primary() *resource { return d.resources[0] }
 
-// buildDrafts turns each merged resource into a draft (SPEC §6, seed 002's
-// decision flow): a resource matching a source-registry entry joins the draft
+// buildDrafts turns each merged resource into a draft: a resource matching a source-registry entry joins the draft
 // of that entry (several deployments of one server are one entry with several
 // remotes), any other gets a draft of its own. Drafts come out in the order
 // of ms, sorted by resource first when there is a source registry: the
@@ -154,7 +153,7 @@ func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
 // registry-description annotation, else the source entry's, else
 // "<Kind> <namespace>/<name>" with a MissingDescription info, or, under
 // Options.RequireDescription, the draft is dropped with a MissingDescription
-// warning (seed 002). The version is registry-version, else the source
+// warning. The version is registry-version, else the source
 // entry's, else DefaultVersion.
 func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) {
 	var ds model.Diagnostics

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Condition types and reasons of group status (SPEC §7), with ToolHive's
+// Condition types and reasons of group status, with ToolHive's
 // spelling.
 const (
 	// ConditionReady is the MCPGroup condition type; always True once the
@@ -52,7 +52,7 @@ type GroupsResult struct {
 	Diagnostics        model.Diagnostics
 }
 
-// Groups computes the status of every MCPGroup of snap (SPEC §7, seed 004):
+// Groups computes the status of every MCPGroup of snap:
 // its member MCPServers and MCPRemoteProxies (same namespace, groupRef naming
 // it), sorted and counted, phase Ready and a Ready condition. Every MCP
 // resource (MCPServer, MCPRemoteProxy, VirtualMCPServer) whose groupRef names

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
-// AffectedBy is the watch mapping of SPEC §6: the MCP resources whose
+// AffectedBy is discovery's watch mapping: the MCP resources whose
 // registry entries may differ when one object changes from old to new, for a
 // controller to map a watch event to the work it causes. old is the object
 // before the change (nil on creation), new after it (nil on deletion); both
@@ -43,7 +43,7 @@ import (
 // Service its heaviest backendRef names: a rule's URLs go to that
 // backendRef's resource or to none (see routeExports), whatever the other
 // backendRefs, the ReferenceGrants and the owners' UIDs say. Entries also
-// depend on each other (SPEC §6 Entries): resources that enrich one
+// depend on each other: resources that enrich one
 // source-registry entry share it; a remote URL used by two entries stays on
 // one; two entries that would share a name get distinct ones. So the result
 // is closed under those couplings: a resource is added when it could share a
@@ -638,7 +638,7 @@ func firstSegment(p string) string {
 
 // routeHosts lists the hosts every URL of the route can have: its concrete
 // hostnames, and when it has none or a wildcard, its parent Gateways'
-// concrete listener hostnames and status addresses (SPEC §6 URL).
+// concrete listener hostnames and status addresses.
 func (w *watchIndex) routeHosts(r *gwv1.HTTPRoute) []string {
 	var hosts []string
 	open := len(r.Spec.Hostnames) == 0

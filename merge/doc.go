@@ -1,6 +1,6 @@
 // Package merge aggregates the registry data of label-selected ConfigMaps into
 // one upstream registry document, the way an operator builds the file it
-// mounts into ToolHive's registry server (seed 000, SPEC §4).
+// mounts into ToolHive's registry server.
 //
 // Merge takes a snapshot of ConfigMaps and an Input saying which to use (a
 // label selector, one ConfigMap by name, or all given, in order), how to read
@@ -8,8 +8,8 @@
 // and sorted diagnostics. ForRegistry does the same for an entry of an
 // MCPRegistry and also renders the output ConfigMap. The package also holds
 // what an operator needs around a merge: the watch mapping (ConfigMapChange),
-// the MCPRegistry validation of seed 000's CEL rule (ValidateMCPRegistry) and
-// the sync decision of seed 003 (DecideSync).
+// the MCPRegistry validation a CEL rule would do (ValidateMCPRegistry) and
+// the sync decision (DecideSync).
 //
 // # Pipeline
 //
@@ -30,7 +30,7 @@
 //     every dropped server is named by exactly one diagnostic — holds for the
 //     others of its ConfigMap, which still merge. Entries without a
 //     description get "<server> from ConfigMap <namespace>/<name>" with an
-//     Info MissingDescription (seed 000's own example has none, and the
+//     Info MissingDescription (hand-written catalogs often have none, and the
 //     upstream schema requires one); over-long descriptions and titles are
 //     shortened (DescriptionTooLong); entries that break another upstream rule
 //     are dropped (InvalidEntry). A name repeated inside one ConfigMap keeps

@@ -21,10 +21,11 @@ import (
 // Strategy says how a server name defined by several ConfigMaps is settled.
 type Strategy string
 
-// The conflict strategies of SPEC §4. The zero value means StrategyPrefix.
+// The conflict strategies. The zero value means StrategyPrefix.
 const (
-	// StrategyPrefix renames every conflicting copy "{configmap}/{server}"
-	// (seed 000).
+	// StrategyPrefix renames every conflicting copy "{configmap}/{server}",
+	// where server is the part of the name after its namespace, so every
+	// team's copy stays available under a name that says where it came from.
 	StrategyPrefix Strategy = "prefix"
 	// StrategyPriority keeps the copy of the first ConfigMap in merge order.
 	StrategyPriority Strategy = "priority"
@@ -422,7 +423,8 @@ func (m *merger) fieldOf(e *entry) string {
 }
 
 // describe gives an entry without description the stand-in text, since the
-// upstream schema requires one and seed 000's example entries have none.
+// upstream schema requires one and hand-written ConfigMap catalogs often
+// leave it out.
 func (m *merger) describe(s *model.Server, src *source, pos int) {
 	// Only a missing description or the empty string literal gets the
 	// stand-in; nothing else is decoded.

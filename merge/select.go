@@ -151,7 +151,7 @@ func newer(a, b *corev1.ConfigMap) bool {
 }
 
 // sortConfigMaps orders selected ConfigMaps by name, the merge order of a
-// selector (SPEC §4).
+// selector, so that a priority conflict strategy has a stable, visible order.
 func sortConfigMaps(cms []*corev1.ConfigMap) {
 	// Names are unique after dedupe: all are in one namespace.
 	slices.SortFunc(cms, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })

@@ -10,7 +10,7 @@ import (
 )
 
 // SyncTriggerAnnotation is the MCPRegistry annotation a user sets to a new
-// value to ask for a sync (seed 003).
+// value to ask for a sync whatever the interval says.
 const SyncTriggerAnnotation = "toolhive.stacklok.dev/sync-trigger"
 
 // Reasons of a SyncDecision. They use the spelling of ToolHive's operator
@@ -62,7 +62,7 @@ type SyncDecision struct {
 	RecordTrigger bool
 }
 
-// DecideSync is the sync decision of seed 003. In order:
+// DecideSync decides whether an MCPRegistry entry must sync now. In order:
 //
 //  1. a new manual trigger (Trigger set and not LastTrigger) syncs, with
 //     SyncReasonManualWithChanges when there is something to sync and

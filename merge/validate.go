@@ -15,8 +15,8 @@ import (
 // sourceRuleMessage is the message of ToolHive's CEL rule on registry entries.
 const sourceRuleMessage = "exactly one source type must be specified (configMapRef, configMapSelector, git, or api)"
 
-// ValidateMCPRegistry checks an MCPRegistry's spec the way seed 000's CEL
-// rules would, in Go, so an operator can reject it with field paths before
+// ValidateMCPRegistry checks an MCPRegistry's spec the way the CRD's CEL
+// validation rules for a configMapSelector source would, in Go, so an operator can reject it with field paths before
 // merging: at least one entry; entry names present and unique; exactly one of
 // configMapRef, configMapSelector, git and api per entry; a selector with
 // matchLabels or matchExpressions, both well formed; a configMapRef with a

@@ -53,10 +53,11 @@ func (s *Severity) UnmarshalText(b []byte) error {
 }
 
 // Reason is the machine-readable cause of a diagnostic. The set of reasons is a
-// public contract: tests and users match on these strings (SPEC §8).
+// public contract: tests and users match on these strings, so a reason is
+// never renamed or removed within a major version.
 type Reason string
 
-// The reasons of SPEC §8.
+// The reasons. docs/diagnostics.md gives the severity, meaning and remedy of each.
 const (
 	ReasonInvalidSelector        Reason = "InvalidSelector"
 	ReasonNoConfigMapsSelected   Reason = "NoConfigMapsSelected"
@@ -97,7 +98,31 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
-// Reasons lists every reason of SPEC §8, in the order the specification gives them.
+// The reasons of Gateway API request routing: a URL built from an HTTPRoute
+// is published only when the requests an MCP client sends to it reach the
+// route's backend.
+const (
+	// ReasonGatewayNotReady: the parent Gateway's status says it is not
+	// Accepted or not Programmed, so it routes nothing; no URL through it.
+	ReasonGatewayNotReady Reason = "GatewayNotReady"
+	// ReasonListenerNotReady: the listener's entry in the Gateway's
+	// status.listeners says it is not Programmed or its references are not
+	// resolved (a missing certificate, say); no URL through it.
+	ReasonListenerNotReady Reason = "ListenerNotReady"
+	// ReasonShadowedByRoute: a request to the URL would be taken by another
+	// rule (of this or another HTTPRoute on the listener) that wins by
+	// HTTPRoute precedence and leads elsewhere; the URL is not published and
+	// the message names the rule that takes it.
+	ReasonShadowedByRoute Reason = "ShadowedByRoute"
+	// ReasonMethodNotRouted: a request the transport needs (POST, GET or
+	// DELETE for streamable-http; GET on the stream and POST on the message
+	// endpoint for SSE) is not routed to the backend because the rule's
+	// method condition leaves it out; the URL is not published.
+	ReasonMethodNotRouted Reason = "MethodNotRouted"
+)
+
+// Reasons lists every reason the library emits, grouped by the stage that emits
+// it (merge, discovery, groups).
 func Reasons() []Reason {
 	return []Reason{
 		ReasonInvalidSelector, ReasonNoConfigMapsSelected, ReasonMissingKey, ReasonInvalidJSON,
@@ -110,6 +135,7 @@ func Reasons() []Reason {
 		ReasonBackendNotFound, ReasonNoOwner, ReasonOwnerNotFound, ReasonUnsupportedPathMatch,
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
+		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 	}
 }
 
@@ -170,8 +196,9 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// MarshalJSON writes the keys of the CLI contract (SPEC §9) in a fixed order.
-// Parts are escaped and cut as String does.
+// MarshalJSON writes the keys severity (lower case), reason, object, field and
+// message in that fixed order: the CLI's --diagnostics json lines are a stable
+// format. Parts are escaped and cut as String does.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
 	return json.Marshal(wire(d.safe()))

@@ -25,7 +25,8 @@ const RegistryVersion = "1.0.0"
 // entries whose name has none, as ToolHive's converter does.
 const DefaultNamespace = "io.github.stacklok"
 
-// Format names one of the registry data shapes of SPEC §3.1.
+// Format names one of the registry data shapes Parse reads: the upstream
+// document, ToolHive's legacy catalog and the list shorthand.
 type Format string
 
 // The formats. FormatAuto asks Parse to detect the shape.
@@ -253,7 +254,7 @@ func (o ParseOptions) field(path string) string {
 	return o.FieldPrefix + "." + path
 }
 
-// DetectFormat reports the shape of registry data (SPEC §3.1): a top-level
+// DetectFormat reports the shape of registry data: a top-level
 // "data" object is upstream; a "servers" array is the list shorthand;
 // "servers"/"remote_servers" objects or a "groups" list are ToolHive legacy.
 // data must be valid JSON.

@@ -18,8 +18,8 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// exampleFS is the example cluster read when no -f is given: the seeds'
-// examples, one file per concern.
+// exampleFS is the example cluster read when no -f is given: one file per
+// concern (merge, discovery by annotation, groups, Gateway API).
 //
 //go:embed example/*.yaml
 var exampleFS embed.FS

@@ -29,7 +29,7 @@ type mergeFlags struct {
 	set                           map[string]bool // flags given on the command line
 }
 
-// runMerge is the 'merge' verb (SPEC §9): it merges the ConfigMaps an
+// runMerge is the 'merge' verb: it merges the ConfigMaps an
 // MCPRegistry entry selects, or those a label selector picks in a namespace,
 // and prints the upstream registry document.
 func runMerge(e *env, args []string) int {
