@@ -44,51 +44,6 @@ func ParseStrategy(s string) (Strategy, error) {
 	return "", fmt.Errorf("unknown conflict strategy %q (want prefix, priority or error)", s)
 }
 
-// Input says what to merge and how.
-type Input struct {
-	// Owner is the object the merge is done for, usually the MCPRegistry.
-	// Diagnostics about the merge as a whole (InvalidSelector,
-	// NoConfigMapsSelected, ConflictError, PartialSyncFailure, InvalidFilter)
-	// name it. When Kind is empty, a stand-in is used: Kind
-	// "ConfigMapSelector" named by the selector, or the named ConfigMap, or
-	// Kind "ConfigMapList" for explicit ConfigMaps.
-	Owner model.ObjectRef
-	// OwnerField is the path of the merge's settings inside Owner, such as
-	// "spec.registries[0]"; diagnostics about the selector and the filter
-	// use it as their field prefix.
-	OwnerField string
-
-	// Namespace is where a Selector or a Name looks; ConfigMaps of other
-	// namespaces are never used then.
-	Namespace string
-	// ConfigMaps is the snapshot: the ConfigMaps to choose from with a
-	// Selector or a Name, or the sources themselves, in priority order,
-	// when both are unset. Nil elements are ignored.
-	ConfigMaps []*corev1.ConfigMap
-	// Selector chooses ConfigMaps of Namespace by label (configMapSelector).
-	Selector *metav1.LabelSelector
-	// Name chooses the one ConfigMap of Namespace with that name
-	// (configMapRef). Selector and Name are exclusive.
-	Name string
-
-	// Key is the ConfigMap key holding registry data; model.DefaultRegistryKey
-	// when empty.
-	Key string
-	// Format forces a registry shape; model.FormatAuto detects it.
-	Format model.Format
-	// DefaultNamespace is the namespace given to legacy and list entries
-	// without one; model.DefaultNamespace when empty.
-	DefaultNamespace string
-	// Strategy settles conflicts; StrategyPrefix when empty. Another value
-	// is a ConflictError: a misconfigured strategy must not pick one silently.
-	Strategy Strategy
-	// Filter is applied after merging and renaming; nil keeps everything.
-	Filter *model.RegistryFilter
-	// LastUpdated is written as meta.last_updated (RFC 3339, UTC); the
-	// caller's clock, since the library reads none.
-	LastUpdated time.Time
-}
-
 // Result is the outcome of a merge.
 type Result struct {
 	// Registry is the merged document, or nil when an Error diagnostic
@@ -106,7 +61,8 @@ type Result struct {
 	// Filtered lists, sorted, the final names of the servers the filter
 	// removed.
 	Filtered []string
-	// ConfigMap is the output ConfigMap; only ForRegistry renders it.
+	// ConfigMap is the output ConfigMap; only ForRegistry renders it, and
+	// only for an MCPRegistry with a UID (see OutputConfigMap).
 	ConfigMap *corev1.ConfigMap
 }
 
@@ -146,7 +102,9 @@ type entry struct {
 }
 
 type merger struct {
-	in      Input
+	in      Source
+	cms     []*corev1.ConfigMap
+	opts    Options
 	owner   model.ObjectRef
 	key     string
 	sources []*source
@@ -161,6 +119,8 @@ type merger struct {
 	// render asks for the compact document in doc, hashed as it is written.
 	render bool
 	doc    string
+	// format is the Source's format, parsed.
+	format model.Format
 }
 
 // nameStat is what the merge knows of one name read.
@@ -175,19 +135,20 @@ type nameStat struct {
 // count returns the number of ConfigMaps defining the name of e.
 func (m *merger) count(e *entry) int { return m.stats[e.stat].count }
 
-// Merge merges the registry data of the ConfigMaps that in chooses (see Input) into
-// one upstream document; the package documentation gives the steps. It never
-// panics and never changes its inputs.
-func Merge(in Input) Result {
-	res, _ := merge(in, false)
+// Merge merges the registry data of the ConfigMaps of the snapshot configMaps
+// that src chooses (see Source) into one upstream document; the package
+// documentation gives the steps. It never panics and never changes its
+// inputs.
+func Merge(src Source, configMaps []*corev1.ConfigMap, opts Options) Result {
+	res, _ := merge(src, configMaps, opts, false)
 	return res
 }
 
 // merge is Merge that, with render, also returns the document as compact
 // JSON and a newline — what the output ConfigMap holds — written once, its
 // servers' list hashed from the same bytes.
-func merge(in Input, render bool) (Result, string) {
-	m := &merger{in: in, owner: in.owner(), key: in.Key, render: render}
+func merge(in Source, configMaps []*corev1.ConfigMap, opts Options, render bool) (Result, string) {
+	m := &merger{in: in, cms: configMaps, opts: opts, owner: in.owner(), key: in.Key, render: render}
 	if m.key == "" {
 		m.key = model.DefaultRegistryKey
 	}
@@ -200,7 +161,7 @@ func merge(in Input, render bool) (Result, string) {
 	return res, m.doc
 }
 
-func (in *Input) owner() model.ObjectRef {
+func (in *Source) owner() model.ObjectRef {
 	if in.Owner.Kind != "" {
 		return in.Owner
 	}
@@ -215,20 +176,30 @@ func (in *Input) owner() model.ObjectRef {
 
 func (m *merger) ownerField(f string) string {
 	switch {
-	case m.in.OwnerField == "":
+	case m.in.Field == "":
 		return f
 	case f == "":
-		return m.in.OwnerField
+		return m.in.Field
 	}
-	return m.in.OwnerField + "." + f
+	return m.in.Field + "." + f
 }
 
 func (m *merger) run() Result {
-	strategy, err := ParseStrategy(string(m.in.Strategy))
+	strategy := m.in.Strategy
+	if strategy == "" {
+		strategy = m.opts.Strategy
+	}
+	strategy, err := ParseStrategy(string(strategy))
 	if err != nil {
 		m.ds = append(m.ds, model.Errorf(model.ReasonConflictError, m.owner, m.ownerField("strategy"), "%v", err))
 		return Result{}
 	}
+	format, err := model.ParseFormat(string(m.in.Format))
+	if err != nil {
+		m.ds = append(m.ds, model.Errorf(model.ReasonUnknownFormat, m.owner, m.ownerField("format"), "%v", err))
+		return Result{}
+	}
+	m.format = format
 	f, err := filter.FromRegistryFilter(m.in.Filter)
 	if err != nil {
 		field := m.ownerField("filter")
@@ -286,7 +257,7 @@ func (m *merger) run() Result {
 	for i, e := range kept {
 		servers[i] = e.s
 	}
-	reg := model.NewRegistry(m.in.LastUpdated.UTC().Format(time.RFC3339), servers)
+	reg := model.NewRegistry(m.opts.LastUpdated.UTC().Format(time.RFC3339), servers)
 	sortByName(reg.Servers)
 	m.summarize()
 	res := Result{Registry: reg, Filtered: filtered}
@@ -316,7 +287,7 @@ func sortByName(servers []*model.Server) {
 
 // read parses one selected ConfigMap and adds its servers.
 func (m *merger) read(cm *corev1.ConfigMap) {
-	src := &source{cm: cm, ref: model.Ref("ConfigMap", &cm.ObjectMeta)}
+	src := &source{cm: cm, ref: model.FullRef("v1", "ConfigMap", &cm.ObjectMeta)}
 	m.sources = append(m.sources, src)
 	idx := len(m.sources) - 1
 
@@ -337,8 +308,8 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 	}
 
 	reg, pds := model.Parse(data, model.ParseOptions{
-		Format:           m.in.Format,
-		DefaultNamespace: m.in.DefaultNamespace,
+		Format:           m.format,
+		DefaultNamespace: m.opts.DefaultNamespace,
 		Source:           src.ref,
 		FieldPrefix:      src.field,
 	})

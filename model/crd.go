@@ -200,106 +200,15 @@ type MCPGroupStatus struct {
 	Conditions       []metav1.Condition `json:"conditions"`
 }
 
-// MCPRegistry is a snapshot of ToolHive's MCPRegistry.
-type MCPRegistry struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              MCPRegistrySpec   `json:"spec"`
-	Status            MCPRegistryStatus `json:"status,omitempty"`
-}
-
-// MCPRegistrySpec holds the registry sources.
-type MCPRegistrySpec struct {
-	Registries []MCPRegistryConfig `json:"registries,omitempty"`
-}
-
-// MCPRegistryConfig is one source of an MCPRegistry. Exactly one of
-// ConfigMapRef, ConfigMapSelector, Git and API must be set.
-type MCPRegistryConfig struct {
-	Name              string             `json:"name"`
-	Format            string             `json:"format,omitempty"`
-	ConfigMapRef      *ConfigMapKeyRef   `json:"configMapRef,omitempty"`
-	ConfigMapSelector *ConfigMapSelector `json:"configMapSelector,omitempty"`
-	Git               *GitSource         `json:"git,omitempty"`
-	API               *APISource         `json:"api,omitempty"`
-	SyncPolicy        *SyncPolicy        `json:"syncPolicy,omitempty"`
-	Filter            *RegistryFilter    `json:"filter,omitempty"`
-}
-
-// DefaultRegistryKey is the ConfigMap key registry data is read from by default.
-const DefaultRegistryKey = "registry.json"
-
-// ConfigMapKeyRef names one ConfigMap in the MCPRegistry's namespace and a key.
-type ConfigMapKeyRef struct {
-	Name string `json:"name"`
-	Key  string `json:"key,omitempty"`
-}
-
-// ConfigMapSelector selects ConfigMaps of the MCPRegistry's namespace by label.
-type ConfigMapSelector struct {
-	MatchLabels      map[string]string                 `json:"matchLabels,omitempty"`
-	MatchExpressions []metav1.LabelSelectorRequirement `json:"matchExpressions,omitempty"`
-	// Key is the data key to read; DefaultRegistryKey when empty.
-	Key string `json:"key,omitempty"`
-}
-
-// LabelSelector returns the selector as a metav1.LabelSelector.
-func (s *ConfigMapSelector) LabelSelector() *metav1.LabelSelector {
-	return &metav1.LabelSelector{MatchLabels: s.MatchLabels, MatchExpressions: s.MatchExpressions}
-}
-
-// GitSource is a git registry source; the library only checks it is there.
-type GitSource struct {
-	Repository string `json:"repository,omitempty"`
-	Branch     string `json:"branch,omitempty"`
-	Tag        string `json:"tag,omitempty"`
-	Commit     string `json:"commit,omitempty"`
-	Path       string `json:"path,omitempty"`
-}
-
-// APISource is an API registry source; the library only checks it is there.
-type APISource struct {
-	Endpoint string `json:"endpoint,omitempty"`
-}
-
-// SyncPolicy says how often to sync; no policy means manual sync only.
-type SyncPolicy struct {
-	Interval string `json:"interval,omitempty"`
-}
-
-// RegistryFilter is the name and tag filter of a registry source.
-type RegistryFilter struct {
-	Names *IncludeExclude `json:"names,omitempty"`
-	Tags  *IncludeExclude `json:"tags,omitempty"`
-}
-
-// IncludeExclude holds include and exclude patterns.
-type IncludeExclude struct {
-	Include []string `json:"include,omitempty"`
-	Exclude []string `json:"exclude,omitempty"`
-}
-
-// MCPRegistryStatus holds the status fields the sync decision reads.
-type MCPRegistryStatus struct {
-	SyncStatus *SyncStatus `json:"syncStatus,omitempty"`
-	// LastManualSyncTrigger is the value of the sync-trigger annotation last processed.
-	LastManualSyncTrigger string `json:"lastManualSyncTrigger,omitempty"`
-}
-
-// SyncStatus records the last sync.
-type SyncStatus struct {
-	Phase        string       `json:"phase,omitempty"`
-	Message      string       `json:"message,omitempty"`
-	LastAttempt  *metav1.Time `json:"lastAttempt,omitempty"`
-	AttemptCount int          `json:"attemptCount,omitempty"`
-	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
-	LastSyncHash string       `json:"lastSyncHash,omitempty"`
-	ServerCount  int          `json:"serverCount,omitempty"`
-}
-
 // Ref returns the ObjectRef of an object of the given kind.
 func Ref(kind string, meta *metav1.ObjectMeta) ObjectRef {
 	return ObjectRef{Kind: kind, Namespace: meta.Namespace, Name: meta.Name}
+}
+
+// FullRef returns the ObjectRef of an object with its apiVersion and UID,
+// what an Event's involved object and an ownerReference need.
+func FullRef(apiVersion, kind string, meta *metav1.ObjectMeta) ObjectRef {
+	return ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: meta.Namespace, Name: meta.Name, UID: string(meta.UID)}
 }
 
 // DecodeToolHive decodes a ToolHive object of a known kind from JSON into its

@@ -98,6 +98,20 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
+// Reasons about MCPRegistry objects whose sources this library cannot merge.
+const (
+	// ReasonSourceNotMergeable (Info) names an MCPRegistry entry whose source
+	// is a git repository, a registry API or a PersistentVolumeClaim:
+	// ToolHive's registry server reads those itself, so there is nothing to
+	// merge here. The entry is valid and is left out of the merge sources.
+	ReasonSourceNotMergeable Reason = "SourceNotMergeable"
+	// ReasonNoConfigMapSource (Warning) is an MCPRegistry that names no
+	// ConfigMap source at all: the v1beta1 shape, whose spec.configYAML is
+	// the registry server's own configuration, or a v1alpha1 object without
+	// registries. Nothing is merged for it.
+	ReasonNoConfigMapSource Reason = "NoConfigMapSource"
+)
+
 // The reasons of Gateway API request routing: a URL built from an HTTPRoute
 // is published only when the requests an MCP client sends to it reach the
 // route's backend.
@@ -135,6 +149,7 @@ func Reasons() []Reason {
 		ReasonBackendNotFound, ReasonNoOwner, ReasonOwnerNotFound, ReasonUnsupportedPathMatch,
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
+		ReasonSourceNotMergeable, ReasonNoConfigMapSource,
 		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 	}
 }
@@ -142,10 +157,18 @@ func Reasons() []Reason {
 // ObjectRef names the object a diagnostic is about. For registry data that did
 // not come from a Kubernetes object (a file on the command line), Kind is
 // "File" and Name is the path.
+//
+// APIVersion and UID are set where the library knows them (the ConfigMaps a
+// merge reads, the owner of a merge source), so that a diagnostic can become
+// an Event about the object (see EventFor) and a watch result a reconcile
+// request. They are not part of the JSON form, which stays {kind, namespace,
+// name}, nor of String.
 type ObjectRef struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
+	APIVersion string `json:"-"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+	UID        string `json:"-"`
 }
 
 // String renders kind/namespace/name, or kind/name for cluster-scoped objects.
@@ -161,6 +184,8 @@ func (o ObjectRef) compare(p ObjectRef) int {
 		cmp.Compare(o.Kind, p.Kind),
 		cmp.Compare(o.Namespace, p.Namespace),
 		cmp.Compare(o.Name, p.Name),
+		cmp.Compare(o.APIVersion, p.APIVersion),
+		cmp.Compare(o.UID, p.UID),
 	)
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
@@ -31,10 +32,14 @@ type Format string
 
 // The formats. FormatAuto asks Parse to detect the shape.
 const (
-	FormatAuto     Format = ""
+	FormatAuto Format = ""
+	// FormatUpstream is strict: only the upstream shape is read.
 	FormatUpstream Format = "upstream"
+	// FormatToolHive reads either ToolHive shape, the legacy maps or the
+	// list shorthand, as MCPRegistry's format "toolhive" (its default) means.
 	FormatToolHive Format = "toolhive"
-	FormatList     Format = "list"
+	// FormatList reads the list shorthand only.
+	FormatList Format = "list"
 )
 
 // ParseFormat reads a format name as users write it: "upstream", "toolhive"
@@ -336,12 +341,19 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			return nil, ds
 		}
 		format = detected
+	} else if format == FormatToolHive && derr == nil && detected == FormatList {
+		// ToolHive's format covers both of its shapes: the legacy maps and
+		// the list shorthand (which ToolHive's docs also call "ToolHive
+		// registry JSON"). "toolhive" is the CRD's default, so an
+		// MCPRegistry read back from the API server always asks for it.
+		format = FormatList
 	} else if derr != nil || detected != format {
-		what := "no known format"
+		what := "no known shape"
 		if derr == nil {
-			what = "the " + string(detected) + " format"
+			what = shapeName(detected)
 		}
-		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "format %q was requested but the data has %s", format, what))
+		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""),
+			"format %q (%s) was requested but the data has %s", format, askedShape(format), what))
 		return nil, ds
 	}
 	switch format {
@@ -354,6 +366,32 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	}
 	ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
 	return nil, ds
+}
+
+// shapeName describes a detected shape for messages.
+func shapeName(f Format) string {
+	switch f {
+	case FormatUpstream:
+		return `the upstream shape ({"data": {"servers": [...]}})`
+	case FormatToolHive:
+		return `the ToolHive legacy shape ({"servers": {...}} maps)`
+	case FormatList:
+		return `the ToolHive list shape ({"servers": [...]})`
+	}
+	return "format " + strconv.Quote(string(f))
+}
+
+// askedShape describes what a requested format accepts, for messages.
+func askedShape(f Format) string {
+	switch f {
+	case FormatUpstream:
+		return `upstream only: {"data": {"servers": [...]}}`
+	case FormatToolHive:
+		return `either ToolHive shape: legacy maps or the {"servers": [...]} list`
+	case FormatList:
+		return `the {"servers": [...]} list only`
+	}
+	return "unknown"
 }
 
 // jsonError describes why data is not JSON, with the byte offset.

@@ -251,7 +251,7 @@ items:
     metadata: {name: one, namespace: ns, labels: {reg: "true"}}
     data:
       registry.json: '{"servers":[{"name":"fetch","url":"https://fetch.example/mcp","transport":"streamable-http","description":"Fetch"}]}'
-  - apiVersion: toolhive.stacklok.dev/v1beta1
+  - apiVersion: toolhive.stacklok.dev/v1alpha1
     kind: MCPRegistry
     metadata: {name: r, namespace: ns}
     spec:
@@ -268,5 +268,21 @@ items:
 	}
 	if !strings.Contains(out, `"url": "https://fetch.example/mcp"`) {
 		t.Errorf("the remote is missing:\n%s", out)
+	}
+}
+
+// TestMergeV1beta1Registry: ToolHive's v1beta1 MCPRegistry (configYAML) names
+// no ConfigMap source; the CLI says so instead of printing an empty registry.
+func TestMergeV1beta1Registry(t *testing.T) {
+	in := `apiVersion: toolhive.stacklok.dev/v1beta1
+kind: MCPRegistry
+metadata: {name: r, namespace: ns}
+spec:
+  configYAML: |
+    sources: []
+`
+	code, out, errs := mergeCLI(t, in, "merge", "-f", "-", "--mcpregistry", "r")
+	if code != exitUsage || out != "" || !strings.Contains(errs, "spec.configYAML") || !strings.Contains(errs, "names no ConfigMap source") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }
