@@ -15,20 +15,22 @@ import (
 )
 
 // GeneratedByLabel marks the ConfigMaps the library renders (OutputConfigMap)
-// with the value GeneratedByValue. Selection never picks such a ConfigMap,
-// whatever its other labels, so a merge cannot feed on its own output.
+// with the value GeneratedByValue, or Options.GeneratedBy. Selection never
+// picks a ConfigMap carrying this label with any non-empty value, whatever
+// its other labels, so a merge cannot feed on its own output or another
+// generator's, however each names itself.
 const (
 	GeneratedByLabel = "toolhive.stacklok.dev/generated-by"
 	GeneratedByValue = "mcpreg"
 )
 
 // IsGenerated reports whether a ConfigMap is the output of a merge or other
-// registry storage owned by an MCPRegistry: it carries GeneratedByLabel with
-// GeneratedByValue, or its controller ownerReference is an MCPRegistry (as
+// registry storage owned by an MCPRegistry: it carries GeneratedByLabel with a
+// non-empty value, or its controller ownerReference is an MCPRegistry (as
 // ToolHive's own registry storage ConfigMap is). Such ConfigMaps hold merged
 // data and are never selected by a label selector.
 func IsGenerated(cm *corev1.ConfigMap) bool {
-	if cm.Labels[GeneratedByLabel] == GeneratedByValue {
+	if cm.Labels[GeneratedByLabel] != "" {
 		return true
 	}
 	for _, o := range cm.OwnerReferences {
@@ -73,7 +75,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"invalid selector: %v", err))
 			return nil, false
 		}
-		for _, cm := range in.ConfigMaps {
+		for _, cm := range m.cms {
 			if cm != nil && cm.Namespace == in.Namespace && !IsGenerated(cm) && sel.Matches(labels.Set(cm.Labels)) {
 				cms = append(cms, cm)
 			}
@@ -85,7 +87,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"no ConfigMap in namespace %q matches selector %q; the registry is empty", in.Namespace, sel.String()))
 		}
 	case in.Name != "":
-		for _, cm := range in.ConfigMaps {
+		for _, cm := range m.cms {
 			if cm != nil && cm.Namespace == in.Namespace && cm.Name == in.Name {
 				cms = append(cms, cm)
 			}
@@ -96,7 +98,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"ConfigMap %s/%s not found; the registry is empty", in.Namespace, in.Name))
 		}
 	default:
-		for _, cm := range in.ConfigMaps {
+		for _, cm := range m.cms {
 			if cm != nil {
 				cms = append(cms, cm)
 			}

@@ -10,16 +10,15 @@ import (
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
 
-// The upstream rules, from the MCP server.json schema and ToolHive's
-// upstream-registry schema. The validator matches names and URLs with
-// hand-written equivalents of these patterns; the variables give them as the
-// schema writes them, for users and messages.
-var (
-	// NamePattern is the upstream server name pattern: exactly one "/".
-	NamePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
-	// RemoteURLPattern is the pattern of remotes[].url.
-	RemoteURLPattern = regexp.MustCompile(patternRemoteURL)
-)
+// NamePattern returns the upstream server name pattern (exactly one "/"), as
+// the MCP server.json schema writes it, compiled afresh so that no caller can
+// change what another sees. The validator matches names with a hand-written
+// equivalent; use CheckName to check a name.
+func NamePattern() *regexp.Regexp { return regexp.MustCompile(patternName) }
+
+// RemoteURLPattern returns the pattern of remotes[].url as the MCP
+// server.json schema writes it, compiled afresh (see NamePattern).
+func RemoteURLPattern() *regexp.Regexp { return regexp.MustCompile(patternRemoteURL) }
 
 // Limits of the upstream schema.
 const (
@@ -54,17 +53,17 @@ func checkName(name string) (invalid, strict string) {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n < NameMinLen:
-		return fmt.Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen), ""
+		return string(Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen)), ""
 	case n > NameMaxLen:
-		return fmt.Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen), ""
+		return string(Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen)), ""
 	case strings.Count(name, "/") != 1:
-		return fmt.Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern), ""
+		return string(Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, patternName)), ""
 	case !matchName(name):
-		return fmt.Sprintf("name %q does not match %s", name, NamePattern), ""
+		return string(Sprintf("name %q does not match %s", name, patternName)), ""
 	}
 	ns, server, _ := strings.Cut(name, "/")
 	if !matchOfficialPart(ns) || !matchOfficialPart(server) {
-		return "", fmt.Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name)
+		return "", string(Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name))
 	}
 	return "", ""
 }
@@ -200,7 +199,7 @@ func (v *validator) entry() {
 	// The core upstream rules keep the messages they have always had: users and
 	// golden files match on them.
 	bad := func(field, format string, args ...any) {
-		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", v.labelText(), fmt.Sprintf(format, args...)))
+		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", Text(v.labelText()), Sprintf(format, args...)))
 	}
 	switch {
 	case !hasName:
@@ -209,9 +208,9 @@ func (v *validator) entry() {
 		bad(KeyName, "name must be a string, not %s", show(name))
 	default:
 		if invalid, strict := CheckName(s.Name()); invalid != "" {
-			bad(KeyName, "%s", invalid)
+			bad(KeyName, "%s", Text(invalid))
 		} else if strict != "" {
-			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", v.labelText(), strict))
+			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", Text(v.labelText()), Text(strict)))
 		}
 	}
 

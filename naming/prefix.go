@@ -167,15 +167,14 @@ type Assigned struct {
 // documentation). The i-th outcome belongs to the i-th copy. Copies sharing a
 // name are the conflicting ones; callers drop duplicates inside one source
 // beforehand if they do not want them renamed.
-func Assign(copies []Copy) []Assigned { return AssignAmong(copies, nil) }
-
-// AssignAmong is Assign for a caller that renames a few copies among many
-// names, without passing them all: copies are the copies that may need a new
-// name (with every copy of each name among them), and kept, when not nil,
-// reports the names of all the other copies, which keep them. The outcomes
-// are those Assign gives the same copies when passed with the others; a
-// merge of many servers with few conflicts names only the conflicting ones.
-func AssignAmong(copies []Copy, kept func(name string) bool) []Assigned {
+//
+// kept may be nil. A caller that renames a few copies among many names need
+// not pass them all: copies are then the copies that may need a new name
+// (with every copy of each name among them), and kept reports the names of
+// all the other copies, which keep them. The outcomes are those Assign gives
+// the same copies when passed with the others; a merge of many servers with
+// few conflicts names only the conflicting ones.
+func Assign(copies []Copy, kept func(name string) bool) []Assigned {
 	count := make(map[string]int, len(copies))
 	for _, c := range copies {
 		count[c.Name]++
@@ -278,13 +277,18 @@ func (a *assigner) suffix(idx []int, count map[string]int) {
 			cmp.Compare(i, j),
 		)
 	})
+	// next holds, per base, the number to try next: every smaller one was
+	// taken when the base was last searched, and taken names stay taken,
+	// so n copies sharing a base cost O(n) lookups, not O(n²).
+	next := map[string]int{}
 	for _, i := range idx {
 		b := base(i)
-		for n := 2; ; n++ {
+		for n := max(next[b], 2); ; n++ {
 			full := b + "-" + strconv.Itoa(n)
 			name := Shorten(full)
 			if !a.isTaken(name) {
 				a.accept(i, name, full, Suffixed)
+				next[b] = n + 1
 				break
 			}
 		}

@@ -83,10 +83,9 @@ type Attachment struct {
 
 	route *gwv1.HTTPRoute
 	ix    *Index
-	// hosts and via are Attach's scratch space, kept for AttachInto to
-	// reuse.
-	hosts []string
-	via   []originSource
+	// originBuf holds the origins of a route with few parents, so that an
+	// Attachment usually takes one allocation.
+	originBuf [2]Origin
 }
 
 // Attach resolves the parentRefs of route against the index: the Gateway,
@@ -94,23 +93,9 @@ type Attachment struct {
 // each listener (see the package documentation for the rules). A nil route
 // gives an empty Attachment.
 func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
-	a := &Attachment{}
-	ix.AttachInto(a, route)
-	// The scratch space is for reuse only: an Attachment kept does not keep
-	// it (nor, through it, the index).
-	a.hosts, a.via = nil, nil
-	return a
-}
-
-// AttachInto is [Index.Attach] writing into a and reusing the memory it
-// holds: for a caller that resolves many routes one after another and is
-// done with a's previous content, which is overwritten (Origins and
-// Diagnostics included). The zero Attachment is ready to use.
-func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
-	origins, ds, hosts, via := a.Origins[:0], a.Diagnostics[:0], a.hosts[:0], a.via[:0]
-	*a = Attachment{route: route, ix: ix, Origins: origins, Diagnostics: ds, hosts: hosts, via: via}
+	a := &Attachment{route: route, ix: ix}
 	if route == nil {
-		return
+		return a
 	}
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	if len(route.Spec.ParentRefs) == 0 {
@@ -118,20 +103,22 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 		if route.Spec.UseDefaultGateways != "" && route.Spec.UseDefaultGateways != gwv1.GatewayDefaultScopeNone {
 			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
 		}
-		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", msg))
-		return
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", model.Text(msg)))
+		return a
 	}
-	if cap(hosts) < 4 {
-		hosts = make([]string, 0, 4)
+	var sc *attachScratch
+	if ix != nil {
+		sc, _ = ix.scratch.Get().(*attachScratch)
 	}
-	st := attachState{a: a, hosts: hosts}
-	if n := 2 * len(route.Spec.ParentRefs); cap(a.Origins) < n {
+	if sc == nil {
+		sc = &attachScratch{hosts: make([]string, 0, 4), via: make([]originSource, 0, 4)}
+	}
+	st := attachState{a: a, hosts: sc.hosts[:0], via: sc.via[:0]}
+	if n := 2 * len(route.Spec.ParentRefs); n <= len(a.originBuf) {
+		a.Origins = a.originBuf[:0]
+	} else {
 		a.Origins = make([]Origin, 0, n)
 	}
-	if cap(via) < cap(a.Origins) {
-		via = make([]originSource, 0, cap(a.Origins))
-	}
-	st.via = via
 	for i, ref := range route.Spec.ParentRefs {
 		ix.attachParent(&st, i, ref)
 	}
@@ -144,7 +131,20 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 		return x.Scheme == y.Scheme && x.Host == y.Host && x.Port == y.Port
 	})
 	a.Diagnostics.Sort()
-	a.hosts, a.via = st.hosts[:0], st.via[:0]
+	// The scratch goes back cleared: it must not keep Gateways alive.
+	clear(st.via)
+	sc.hosts, sc.via = st.hosts[:0], st.via[:0]
+	if ix != nil {
+		ix.scratch.Put(sc)
+	}
+	return a
+}
+
+// attachScratch is the scratch space of one Attach: hostname intersections
+// and the listener each origin came from.
+type attachScratch struct {
+	hosts []string
+	via   []originSource
 }
 
 // manyListeners is the number of listeners above which attachParent keeps
@@ -275,20 +275,20 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	}
 	if matched == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNoMatchingListener, a.Route, parentField(i),
-			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), g.explainNoMatch(key, route.Spec.Hostnames)))
+			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), model.Text(g.explainNoMatch(key, route.Spec.Hostnames))))
 		return
 	}
 	if len(candidates) == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNotAllowedByListeners, a.Route, parentField(i),
 			"Gateway %s/%s: no listener for this parentRef%s admits an HTTPRoute from namespace %q: %s",
-			key.namespace, key.name, describeParent(key), route.Namespace, g.explainNotAllowed(key, route, &routeNS)))
+			key.namespace, key.name, describeParent(key), route.Namespace, model.Text(g.explainNotAllowed(key, route, &routeNS))))
 		return
 	}
 
 	acc := routeAcceptance(route, key)
 	if !acc.accepted {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonRouteNotAccepted, a.Route, parentField(i),
-			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, acc.detail))
+			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, model.Text(acc.detail)))
 		return
 	}
 	if acc.stale {
@@ -737,7 +737,7 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 				"neither the route nor %s of Gateway %s names a hostname, and the Gateway has no status.addresses yet", c.l.describe(), gwRef))
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
-				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, g.addrs.all))
+				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, model.Text(g.addrs.all)))
 		}
 	case wildcards:
 		_, wildcards := SplitHostnames(c.hosts)
@@ -750,7 +750,7 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
 				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and no Hostname address of the Gateway matches them (%s); name a concrete host in spec.hostnames",
-				c.l.describe(), gwRef, strings.Join(wildcards, ", "), g.addrs.all))
+				c.l.describe(), gwRef, strings.Join(wildcards, ", "), model.Text(g.addrs.all)))
 		}
 	}
 	return out, ds

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -514,7 +515,7 @@ func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, f func(
 // does (the parentRef selects the listener, the listener carries HTTP and
 // admits the route, the route status accepts the parentRef), and files
 // their matches under each route hostname that the listener serves. Two
-// routes of one namespace and name: the one Newer prefers.
+// routes of one namespace and name: the one dedupe.Newer prefers.
 func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	if len(routes) == 0 {
 		return
@@ -530,7 +531,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		}
 		k := nsName{r.Namespace, r.Name}
 		if i, ok := at[k]; ok {
-			if Newer(r, &r.ObjectMeta, kept[i], &kept[i].ObjectMeta) {
+			if dedupe.Newer(r, &r.ObjectMeta, kept[i], &kept[i].ObjectMeta) {
 				kept[i] = r
 			}
 			continue

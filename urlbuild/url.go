@@ -93,14 +93,13 @@ func RouteURLs(route *gwv1.HTTPRoute, ruleIndex int, in Inputs) ([]URL, model.Di
 // keeps the provenance that sorts first (Gateway, listener, parentRef index,
 // match index).
 func (a *Attachment) RuleURLs(ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
-	return a.AppendRuleURLs(nil, ruleIndex, opts)
+	return a.appendRuleURLs(nil, ruleIndex, opts)
 }
 
-// AppendRuleURLs is [Attachment.RuleURLs] appending the URLs to dst (which
-// it sorts and deduplicates only in the part it appends), so that a caller
-// going through many rules can reuse one slice. It returns dst unchanged
-// when the rule has no URL.
-func (a *Attachment) AppendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
+// appendRuleURLs is [Attachment.RuleURLs] appending the URLs to dst (which
+// it sorts and deduplicates only in the part it appends). It returns dst
+// unchanged when the rule has no URL.
+func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
 	if a == nil || a.route == nil {
 		return dst, nil
 	}
@@ -227,7 +226,7 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 			p, err = ExternalPath(opts.EndpointPath, m.Path, rewrite)
 		}
 		if err != nil {
-			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%s", err.Error()))
+			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%v", err))
 			continue
 		}
 		paths = append(paths, RulePath{Path: p, Match: match})
@@ -262,7 +261,7 @@ func ruleRewrite(rule gwv1.HTTPRouteRule, ruleIndex, backend int, obj model.Obje
 	if s.found != nil {
 		mod, err := pathModifierOf(s.found)
 		if err != nil {
-			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%s", err.Error()), false
+			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%v", err), false
 		}
 		// HTTPRouteRule validation: "When using URLRewrite filter with
 		// path.replacePrefixMatch, exactly one PathPrefix match must be

@@ -123,16 +123,14 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		}
 		filter.Tags = &model.IncludeExclude{Include: f.includeTag, Exclude: f.excludeTag}
 	}
-	return merge.Merge(merge.Input{
-		Owner:       owner,
-		Namespace:   f.namespace,
-		ConfigMaps:  cms,
-		Selector:    ls,
-		Key:         f.key,
-		Strategy:    strategy,
-		Filter:      filter,
-		LastUpdated: lastUpdated,
-	})
+	return merge.Merge(merge.Source{
+		Owner:     owner,
+		Namespace: f.namespace,
+		Selector:  ls,
+		Key:       f.key,
+		Strategy:  strategy,
+		Filter:    filter,
+	}, cms, merge.Options{LastUpdated: lastUpdated})
 }
 
 // findRegistry finds the MCPRegistry by name, in namespace when given. The
