@@ -65,6 +65,12 @@
 // fails is diagnosed on the route, naming the rule or parentRef: see
 // docs/diagnostics.md in the repository for the reasons.
 //
-// AffectedBy maps a change of a Gateway, HTTPRoute, Service, ReferenceGrant,
-// Namespace or MCP resource to the resources whose entries may change.
+// # Watching
+//
+// AffectedBy (one object) and AffectedByChange (an update) map a Gateway,
+// HTTPRoute, Service, ReferenceGrant, Namespace or MCP resource to the
+// resources whose entries may change. Every entry point takes objects as
+// clients hand them (see Normalize): the snapshot types, gateway-api v1 and
+// v1beta1 objects, *unstructured.Unstructured, and Kinded for objects whose
+// TypeMeta is empty; anything else is an error.
 package discovery

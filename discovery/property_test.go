@@ -128,6 +128,7 @@ func shuffled(t *rapid.T, s Snapshot) Snapshot {
 		MCPRemoteProxies:  rapid.Permutation(s.MCPRemoteProxies).Draw(t, "proxies"),
 		VirtualMCPServers: rapid.Permutation(s.VirtualMCPServers).Draw(t, "virtual"),
 		MCPGroups:         rapid.Permutation(s.MCPGroups).Draw(t, "groups"),
+		MCPServerEntries:  rapid.Permutation(s.MCPServerEntries).Draw(t, "entries"),
 		Services:          rapid.Permutation(s.Services).Draw(t, "services"),
 		Namespaces:        rapid.Permutation(s.Namespaces).Draw(t, "namespaces"),
 		Gateways:          rapid.Permutation(s.Gateways).Draw(t, "gateways"),

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // ToolHiveGroup is the API group of ToolHive's CRDs.
@@ -192,12 +193,16 @@ type MCPGroupSpec struct {
 // MCPGroupStatus is the computed status of an MCPGroup, with the field names
 // of the CRD's status.
 type MCPGroupStatus struct {
-	Phase            string             `json:"phase"`
-	Servers          []string           `json:"servers"`
-	ServerCount      int                `json:"serverCount"`
-	RemoteProxies    []string           `json:"remoteProxies"`
-	RemoteProxyCount int                `json:"remoteProxyCount"`
-	Conditions       []metav1.Condition `json:"conditions"`
+	Phase            string   `json:"phase"`
+	Servers          []string `json:"servers"`
+	ServerCount      int      `json:"serverCount"`
+	RemoteProxies    []string `json:"remoteProxies"`
+	RemoteProxyCount int      `json:"remoteProxyCount"`
+	// Entries and EntryCount are the group's MCPServerEntries, as ToolHive
+	// v0.47 and later write them.
+	Entries    []string           `json:"entries"`
+	EntryCount int                `json:"entryCount"`
+	Conditions []metav1.Condition `json:"conditions"`
 }
 
 // Ref returns the ObjectRef of an object of the given kind.
@@ -212,8 +217,8 @@ func FullRef(apiVersion, kind string, meta *metav1.ObjectMeta) ObjectRef {
 }
 
 // DecodeToolHive decodes a ToolHive object of a known kind from JSON into its
-// snapshot type (*MCPServer, *MCPRemoteProxy, *VirtualMCPServer, *MCPGroup or
-// *MCPRegistry). The API version may be v1alpha1 or v1beta1. Objects of another
+// snapshot type (*MCPServer, *MCPRemoteProxy, *VirtualMCPServer, *MCPGroup,
+// *MCPServerEntry or *MCPRegistry). The API version may be v1alpha1 or v1beta1. Objects of another
 // group or kind return (nil, nil).
 func DecodeToolHive(data []byte) (any, error) {
 	var tm metav1.TypeMeta
@@ -221,7 +226,7 @@ func DecodeToolHive(data []byte) (any, error) {
 		return nil, err
 	}
 	group, _, _ := strings.Cut(tm.APIVersion, "/")
-	if group != ToolHiveGroup && group != "mcp.toolhive.stacklok.io" {
+	if !IsToolHiveGroup(group) {
 		return nil, nil
 	}
 	var obj any
@@ -234,6 +239,8 @@ func DecodeToolHive(data []byte) (any, error) {
 		obj = &VirtualMCPServer{}
 	case KindMCPGroup:
 		obj = &MCPGroup{}
+	case KindMCPServerEntry:
+		obj = &MCPServerEntry{}
 	case KindMCPRegistry:
 		obj = &MCPRegistry{}
 	default:
@@ -245,50 +252,47 @@ func DecodeToolHive(data []byte) (any, error) {
 	return obj, nil
 }
 
-// FromUnstructured converts an object read with a dynamic client into its
-// snapshot type, as DecodeToolHive does, so consumers need no ToolHive Go types.
-func FromUnstructured(u *unstructured.Unstructured) (any, error) {
-	data, err := u.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return DecodeToolHive(data)
-}
-
-// MCPServerFromUnstructured converts an unstructured MCPServer.
+// MCPServerFromUnstructured converts an unstructured MCPServer; an object
+// with an empty TypeMeta is read as an MCPServer.
 func MCPServerFromUnstructured(u *unstructured.Unstructured) (*MCPServer, error) {
 	return fromUnstructured[*MCPServer](u, KindMCPServer)
 }
 
-// MCPRemoteProxyFromUnstructured converts an unstructured MCPRemoteProxy.
+// MCPRemoteProxyFromUnstructured converts an unstructured MCPRemoteProxy; an
+// object with an empty TypeMeta is read as an MCPRemoteProxy.
 func MCPRemoteProxyFromUnstructured(u *unstructured.Unstructured) (*MCPRemoteProxy, error) {
 	return fromUnstructured[*MCPRemoteProxy](u, KindMCPRemoteProxy)
 }
 
-// VirtualMCPServerFromUnstructured converts an unstructured VirtualMCPServer.
+// VirtualMCPServerFromUnstructured converts an unstructured VirtualMCPServer;
+// an object with an empty TypeMeta is read as a VirtualMCPServer.
 func VirtualMCPServerFromUnstructured(u *unstructured.Unstructured) (*VirtualMCPServer, error) {
 	return fromUnstructured[*VirtualMCPServer](u, KindVirtualMCPServer)
 }
 
-// MCPGroupFromUnstructured converts an unstructured MCPGroup.
+// MCPGroupFromUnstructured converts an unstructured MCPGroup; an object with
+// an empty TypeMeta is read as an MCPGroup.
 func MCPGroupFromUnstructured(u *unstructured.Unstructured) (*MCPGroup, error) {
 	return fromUnstructured[*MCPGroup](u, KindMCPGroup)
 }
 
-// MCPRegistryFromUnstructured converts an unstructured MCPRegistry.
+// MCPServerEntryFromUnstructured converts an unstructured MCPServerEntry; an
+// object with an empty TypeMeta is read as an MCPServerEntry.
+func MCPServerEntryFromUnstructured(u *unstructured.Unstructured) (*MCPServerEntry, error) {
+	return fromUnstructured[*MCPServerEntry](u, KindMCPServerEntry)
+}
+
+// MCPRegistryFromUnstructured converts an unstructured MCPRegistry; an object
+// with an empty TypeMeta is read as an MCPRegistry.
 func MCPRegistryFromUnstructured(u *unstructured.Unstructured) (*MCPRegistry, error) {
 	return fromUnstructured[*MCPRegistry](u, KindMCPRegistry)
 }
 
 func fromUnstructured[T any](u *unstructured.Unstructured, kind string) (T, error) {
 	var zero T
-	obj, err := FromUnstructured(u)
+	obj, err := FromUnstructured(u, schema.GroupVersionKind{Group: ToolHiveGroup, Version: "v1beta1", Kind: kind})
 	if err != nil {
 		return zero, err
 	}
-	t, ok := obj.(T)
-	if !ok {
-		return zero, fmt.Errorf("%s %s/%s is not a %s.%s object", u.GetKind(), u.GetNamespace(), u.GetName(), kind, ToolHiveGroup)
-	}
-	return t, nil
+	return obj.(T), nil
 }

@@ -113,6 +113,7 @@ func snapshotOf(o *manifest.Objects) discovery.Snapshot {
 		MCPServers:        o.MCPServers,
 		MCPRemoteProxies:  o.MCPRemoteProxies,
 		VirtualMCPServers: o.VirtualMCPServers,
+		MCPServerEntries:  o.MCPServerEntries,
 		MCPGroups:         o.MCPGroups,
 		Services:          o.Services,
 		Namespaces:        o.Namespaces,
