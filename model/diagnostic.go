@@ -98,6 +98,34 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
+// Reasons about documents ToolHive's registry server would refuse or rewrite
+// although they pass the upstream schema.
+const (
+	// ReasonEmptyRegistry (Error) says a document with no server would be
+	// written. ToolHive's registry server refuses such a document and keeps
+	// serving the servers it had, so publishing it freezes the registry.
+	// The document is still returned; the command line exits 1 instead of
+	// printing it.
+	ReasonEmptyRegistry Reason = "EmptyRegistry"
+	// ReasonMetaTooLarge (Warning) says an entry was dropped because its
+	// publisher-provided _meta, measured as the registry server measures it,
+	// is over the size limit: the server would fail the whole source for it.
+	ReasonMetaTooLarge Reason = "MetaTooLarge"
+	// ReasonDuplicatePackage (Warning) says a package repeating the
+	// (registryType, identifier, transport type) of an earlier package of
+	// the same entry was removed: the server fails the whole source for it.
+	ReasonDuplicatePackage Reason = "DuplicatePackage"
+	// ReasonDuplicateRemote (Warning) says a remote repeating the (type, URL)
+	// of an earlier remote of the same entry was removed: the server keeps
+	// one of them silently.
+	ReasonDuplicateRemote Reason = "DuplicateRemote"
+	// ReasonInexactNumber (Warning) says a number in an entry's
+	// publisher-provided _meta changes value when read as a float64, as the
+	// registry server reads it (12345678901234567890 comes back as
+	// 12345678901234567000). The number is written as it was read.
+	ReasonInexactNumber Reason = "InexactNumber"
+)
+
 // Reasons about MCPRegistry objects whose sources this library cannot merge.
 const (
 	// ReasonSourceNotMergeable (Info) names an MCPRegistry entry whose source
@@ -150,6 +178,8 @@ func Reasons() []Reason {
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
 		ReasonSourceNotMergeable, ReasonNoConfigMapSource,
+		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicatePackage, ReasonDuplicateRemote,
+		ReasonInexactNumber,
 		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 	}
 }

@@ -502,7 +502,8 @@ func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 // Convert reads registry data of any shape and returns the upstream document
 // to emit: entries normalised and sorted (see Finish), meta.last_updated set to
 // lastUpdated, the input's document version kept when valid. A nil registry
-// means the data could not be read at all (InvalidJSON, UnknownFormat).
+// means the data could not be read at all (InvalidJSON, UnknownFormat); a
+// registry without servers comes with an EmptyRegistry error.
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
 	reg, ds := Parse(data, opts)
 	if reg == nil {
@@ -529,7 +530,15 @@ func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Dia
 		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("version"),
 			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
 	}
+	read := len(out.Servers)
 	ds = append(ds, Finish(out, opts.Source)...)
+	if len(out.Servers) == 0 {
+		why := "the input has no server entry"
+		if read > 0 {
+			why = fmt.Sprintf("all %d server entries read were dropped", read)
+		}
+		ds = append(ds, EmptyRegistryDiagnostic(opts.Source, opts.field("data.servers"), why))
+	}
 	ds.Sort()
 	return out, ds
 }
