@@ -37,7 +37,30 @@ var manifestDirs = []string{"testdata", "cmd/mcpreg/example"}
 // object the API server would refuse, keyed "path: Kind namespace/name", with
 // the reason. The test checks that the API server does refuse each of them,
 // so an entry cannot outlive its reason.
-var invalidOnPurpose = map[string]string{}
+var invalidOnPurpose = map[string]string{
+	// The same object twice in one input, as concatenated manifests or lists
+	// may hold it; an API server keeps one.
+	"testdata/discovery/duplicate-object/input.yaml: MCPServer ns/twice": "the same MCPServer twice: identical copies count once, differing copies are reported",
+	"testdata/groups/duplicates/input.yaml: MCPGroup ns/g":               "the same MCPGroup twice: counted once",
+	"testdata/groups/duplicates/input.yaml: MCPServer ns/b":              "the same MCPServer twice: a member counted once",
+
+	// Values the CRDs' enums and patterns refuse, which a reader must still
+	// survive (a manifest from elsewhere, another ToolHive release).
+	"testdata/discovery/invalid-transport/input.yaml: MCPServer ns/http-transport":                       "transport \"http\" is no MCP transport: InvalidTransport",
+	"testdata/discovery/invalid-transport/input.yaml: MCPServer ns/websocket-proxy":                      "proxyMode \"websocket\": InvalidTransport",
+	"testdata/discovery/invalid-transport/input.yaml: MCPRemoteProxy ns/stdio-proxy":                     "a remote proxy cannot be stdio: InvalidTransport",
+	"testdata/discovery/naming-toolhive-registry-server/input.yaml: MCPServer team_a/odd":                "namespace team_a cannot be part of a registry-server name: the resource is not exported",
+	"testdata/discovery/naming-toolhive-registry-server/input.yaml: MCPRemoteProxy team_a/renamed":       "namespace team_a, with an explicit registry name: exported under that name",
+	"testdata/merge/invalid-selector-empty/mcpregistry.yaml: MCPRegistry toolhive-system/empty-selector": "an empty configMapSelector would select every ConfigMap: InvalidSelector",
+
+	// Route and Gateway shapes the Gateway API CRDs refuse, kept to show the
+	// URL builder publishes nothing wrong for them.
+	"testdata/urlbuild/endpoint-rewrite/routes.yaml: HTTPRoute infra/rewrites":               "ReplacePrefixMatch with an Exact match, and in a rule with two matches: UnsupportedPathMatch",
+	"testdata/urlbuild/rule-paths/routes.yaml: HTTPRoute infra/many-rules":                   "a path with \"//\": no URL is built from it",
+	"testdata/urlbuild/listener-port-matching/routes.yaml: HTTPRoute infra/ports-443-and-80": "two parentRefs to one Gateway told apart by port only",
+	"testdata/urlbuild/route-status/routes.yaml: HTTPRoute apps/empty-section-equals-none":   "sectionName \"\" is read as no sectionName",
+	"testdata/urlbuild/gateway-addresses/gateways.yaml: Gateway infra/unusable-then-ip":      "status addresses that are no IP address are skipped for the next usable one",
+}
 
 // notManifests are YAML files in those trees that are not Kubernetes objects.
 func notManifest(path string) bool {

@@ -10,12 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-logr/logr"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // AssetsEnv is the variable naming the directory with the kube-apiserver and
@@ -152,6 +154,10 @@ func Main(m *testing.M) int {
 	shared.Lock()
 	shared.inMain = true
 	shared.Unlock()
+	// envtest logs through controller-runtime's deferred logger, which
+	// complains with a stack trace when nothing was set. A test that wants
+	// the logs sets its own logger after this.
+	ctrllog.SetLogger(logr.Discard())
 	code := m.Run()
 	shared.Lock()
 	defer shared.Unlock()
