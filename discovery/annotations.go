@@ -11,7 +11,7 @@ import (
 // AnnotationPrefix is the prefix of every annotation discovery reads.
 const AnnotationPrefix = "toolhive.stacklok.dev/"
 
-// The annotations of SPEC §6. Only these are read, and only their values
+// The annotations discovery reads on MCP resources and HTTPRoutes. Only these are read, and only their values
 // (validated) reach the output.
 const (
 	// AnnotationExport is "true" to export the resource (or HTTPRoute).
@@ -44,7 +44,7 @@ func annotationField(key string) string {
 	return "metadata.annotations[" + key + "]"
 }
 
-// annotationExports is Method 1 of SPEC §6: every selected MCP resource whose
+// annotationExports is Method 1: every selected MCP resource whose
 // annotations ask for export, with its registry-url checked.
 func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
 	var out []export

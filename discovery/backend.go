@@ -229,7 +229,7 @@ func apiGroup(apiVersion string) string {
 // ownerReference with controller: true, which must name an MCPServer,
 // MCPRemoteProxy or VirtualMCPServer of group toolhive.stacklok.dev (any
 // version). ToolHive's names for the Services (mcp-<name>-proxy and so on)
-// are not consulted: the ownerReference is the rule (SPEC §3.2). When there
+// are not consulted: the ownerReference is the rule. When there
 // is none, why says what the Service has instead.
 func controllerOwner(svc *corev1.Service) (owner mcpOwner, why string, ok bool) {
 	if owner, ok := mcpController(svc); ok {

@@ -1,6 +1,7 @@
 // Package discovery builds upstream MCP registry entries for the MCP servers a
-// Kubernetes cluster exports (SPEC §6, seeds 001 and 002) and computes MCPGroup
-// membership and status (SPEC §7, seed 004).
+// Kubernetes cluster exports — by annotations on MCP resources or through
+// annotated Gateway API HTTPRoutes — and computes MCPGroup membership and
+// status.
 //
 // The input is a Snapshot: the objects a caller listed from the cluster (or
 // decoded from manifests). Nothing here does I/O, reads a clock or keeps state;
@@ -11,9 +12,8 @@
 //
 // Discover runs four stages, each a function of the one before:
 //
-//  1. Collect exports. Method 1 (annotations.go) reads the annotations of
-//     MCPServers, MCPRemoteProxies and VirtualMCPServers; Method 2 (routes.go)
-//     follows annotated HTTPRoutes to the MCP resource that controls their
+//  1. Collect exports. Method 1 reads the annotations of MCPServers,
+//     MCPRemoteProxies and VirtualMCPServers; Method 2 follows annotated HTTPRoutes to the MCP resource that controls their
 //     backend Service, and builds URLs from their parent Gateways with
 //     package urlbuild. Each yields, per MCP resource, candidate URLs and
 //     where they came from.
@@ -24,13 +24,14 @@
 //     of that entry; any other gets a new entry named by the naming scheme.
 //  4. Cross-entry checks: a remote URL used by two entries stays on the first
 //     (DuplicateRemoteURL); entries that would share a name get distinct names
-//     (DuplicateName). Each entry must then pass the upstream rules (SPEC §8).
+//     (DuplicateName). Each entry must then pass the upstream rules
+//     (model.ValidateServer); one that does not is dropped with a diagnostic.
 //
 // # Annotations (prefix toolhive.stacklok.dev/)
 //
 //   - registry-export: exactly "true" exports the resource; "false" opts out;
 //     anything else is InvalidAnnotationValue. With Options.URLAloneExports,
-//     registry-url alone exports too (seed 002's older rule).
+//     a registry-url annotation alone exports the resource too.
 //   - registry-url: the external URL (see CheckURL).
 //   - registry-description, registry-title, registry-version (semantic
 //     version), registry-tier (Official or Community), registry-name (a full
@@ -55,14 +56,21 @@
 // names — across namespaces only where a ReferenceGrant (v1 or v1beta1)
 // allows it — at the URLs package urlbuild builds from the rule and the
 // listeners of the parent Gateways that accepted the route and admit it.
-// A resource needs no annotation to be exported this way (seed 001), but
+// A resource needs no annotation to be exported this way, but
 // registry-export "false" on it opts out, and its own registry-url wins over
 // the route's (ConflictingExport). Options.Namespaces and the label selector
 // choose resources, not routes: a route never exports a resource they leave
 // out, and its diagnostics are reported when its namespace is chosen and it
-// reaches a resource the selector matches (or none at all). See routeExports
-// for every rule and its diagnostic.
+// reaches a resource the selector matches (or none at all). Every step that
+// fails is diagnosed on the route, naming the rule or parentRef: see
+// docs/diagnostics.md in the repository for the reasons.
 //
-// AffectedBy maps a change of a Gateway, HTTPRoute, Service, ReferenceGrant,
-// Namespace or MCP resource to the resources whose entries may change.
+// # Watching
+//
+// AffectedBy (one object) and AffectedByChange (an update) map a Gateway,
+// HTTPRoute, Service, ReferenceGrant, Namespace or MCP resource to the
+// resources whose entries may change. Every entry point takes objects as
+// clients hand them (see Normalize): the snapshot types, gateway-api v1 and
+// v1beta1 objects, *unstructured.Unstructured, and Kinded for objects whose
+// TypeMeta is empty; anything else is an error.
 package discovery

@@ -43,8 +43,7 @@ type draft struct {
 
 func (d *draft) primary() *resource { return d.resources[0] }
 
-// buildDrafts turns each merged resource into a draft (SPEC §6, seed 002's
-// decision flow): a resource matching a source-registry entry joins the draft
+// buildDrafts turns each merged resource into a draft: a resource matching a source-registry entry joins the draft
 // of that entry (several deployments of one server are one entry with several
 // remotes), any other gets a draft of its own. Drafts come out in the order
 // of ms, sorted by resource first when there is a source registry: the
@@ -154,7 +153,7 @@ func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
 // registry-description annotation, else the source entry's, else
 // "<Kind> <namespace>/<name>" with a MissingDescription info, or, under
 // Options.RequireDescription, the draft is dropped with a MissingDescription
-// warning (seed 002). The version is registry-version, else the source
+// warning. The version is registry-version, else the source
 // entry's, else DefaultVersion.
 func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) {
 	var ds model.Diagnostics
@@ -239,7 +238,7 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 		}
 		for _, r := range dropped {
 			o := owner[r.URL]
-			msg := fmt.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
+			msg := model.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
 				r.URL, o.primary().ref, d.primary().ref)
 			if len(keep) == 0 {
 				msg += "; the entry has no remote left and is not exported"
@@ -336,13 +335,15 @@ func compareRefs(a, b model.ObjectRef) int {
 
 // buildServer writes the draft as an upstream entry. A new entry's members
 // are in the order of the upstream schema: name, description, title,
-// version, remotes, _meta. An enriched entry is a copy of the source entry
+// version, remotes, _meta, after "$schema". An enriched entry is a copy of the source entry
 // with name, description, title and version replaced where set, and remotes
 // replaced by the source's plus the discovered ones.
 func (d *draft) buildServer() *model.Server {
 	s := &model.Server{}
 	if d.source != nil {
 		s = d.source.Clone()
+	} else {
+		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 	}
 	s.SetName(d.name)
 	s.SetDescription(d.description)
@@ -358,17 +359,23 @@ func (d *draft) buildServer() *model.Server {
 }
 
 // serverTemplates are empty new entries holding the members buildServer
-// writes, in the same order (name, description, title when set, version,
-// remotes) with placeholder values: a clone of one has its member list
+// writes, in the same order ($schema, name, description, title when set,
+// version, remotes) with placeholder values: a clone of one has its member list
 // allocated once at its final size, and setting a member replaces the value
 // in place. They are made per Discover call and never changed.
 type serverTemplates struct {
 	plain, titled *model.Server
 }
 
+// schemaLiteral is the "$schema" of every new entry, which ToolHive's
+// registry server adds when it is missing: written, the entry comes back
+// from the server as it went in.
+const schemaLiteral = `"` + model.ServerSchemaURL + `"`
+
 func newServerTemplates() serverTemplates {
 	mk := func(keys ...string) *model.Server {
 		s := &model.Server{}
+		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 		for _, k := range keys {
 			s.Set(k, json.RawMessage(`""`))
 		}

@@ -82,15 +82,19 @@ func ExampleDiscover_httpRoute() {
 
 // A controller maps watch events to the MCP resources to look at again: the
 // Gateway's address changing concerns the server its routes lead to; a
-// ConfigMap concerns none.
-func ExampleAffectedBy() {
+// ConfigMap concerns none; an object of a kind discovery does not read is
+// an error.
+func ExampleAffectedByChange() {
 	snap := seed001()
 	old := snap.Gateways[0]
 	moved := old.DeepCopy()
 	moved.Status.Addresses[0].Value = "lb.example.com"
-	fmt.Println(discovery.AffectedBy(snap, discovery.Options{}, old, moved))
-	fmt.Println(discovery.AffectedBy(snap, discovery.Options{}, nil, &corev1.ConfigMap{}))
+	fmt.Println(discovery.AffectedByChange(snap, discovery.Options{}, old, moved))
+	fmt.Println(discovery.AffectedBy(snap, discovery.Options{}, &corev1.ConfigMap{}))
+	_, err := discovery.AffectedBy(snap, discovery.Options{}, &corev1.Pod{})
+	fmt.Println(err)
 	// Output:
-	// [MCPServer/production/my-mcp-server]
-	// []
+	// [MCPServer/production/my-mcp-server] <nil>
+	// [] <nil>
+	// new object: discovery does not read *v1.Pod (kind "")
 }

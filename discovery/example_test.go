@@ -32,7 +32,7 @@ func ExampleDiscover() {
 	fmt.Println(len(res.Diagnostics), "diagnostics")
 	// Output:
 	// dev.stacklok.toolhive/production.my-mcp-server [MCPServer/production/my-mcp-server]
-	// {"name":"dev.stacklok.toolhive/production.my-mcp-server","description":"Production MCP server for code analysis","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/servers/my-mcp-server"}]}
+	// {"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"dev.stacklok.toolhive/production.my-mcp-server","description":"Production MCP server for code analysis","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/servers/my-mcp-server"}]}
 	// 0 diagnostics
 }
 
@@ -96,20 +96,24 @@ func ExampleGroups() {
 			{ObjectMeta: metav1.ObjectMeta{Name: "github-server", Namespace: "default"}, Spec: model.MCPServerSpec{GroupRef: &model.GroupRef{Name: "engineering-team"}}},
 			{ObjectMeta: metav1.ObjectMeta{Name: "slack-server", Namespace: "default"}, Spec: model.MCPServerSpec{GroupRef: &model.GroupRef{Name: "marketing"}}},
 		},
+		MCPServerEntries: []*model.MCPServerEntry{
+			{ObjectMeta: metav1.ObjectMeta{Name: "context7", Namespace: "default"}, Spec: model.MCPServerEntrySpec{
+				RemoteURL: "https://mcp.context7.com/mcp", Transport: "streamable-http", GroupRef: &model.GroupRef{Name: "engineering-team"}}},
+		},
 	}
 	res := discovery.Groups(snap, time.Date(2025, 10, 15, 10, 30, 0, 0, time.UTC))
 	for _, g := range res.Groups {
-		fmt.Println(g.Name, g.Status.Phase, g.Status.ServerCount, g.Status.Servers)
+		fmt.Println(g.Name, g.Status.Phase, g.Status.ServerCount, g.Status.Servers, g.Status.EntryCount, g.Status.Entries)
 	}
 	for _, c := range res.ResourceConditions {
 		fmt.Println(c.Object, c.Condition.Type, c.Condition.Status, c.Condition.Reason)
 	}
-	servers, proxies := discovery.Members(snap, "default", "engineering-team")
-	fmt.Println(servers, proxies)
+	servers, proxies, entries := discovery.Members(snap, "default", "engineering-team")
+	fmt.Println(servers, proxies, entries)
 	// Output:
-	// engineering-team Ready 2 [github-server jira-server]
+	// engineering-team Ready 2 [github-server jira-server] 1 [context7]
 	// MCPServer/default/slack-server GroupRefValidated False GroupRefNotFound
-	// [github-server jira-server] []
+	// [github-server jira-server] [] [context7]
 }
 
 func ExampleDiff() {

@@ -87,7 +87,7 @@ type merged struct {
 	urls []candidateURL // sorted, one per URL
 }
 
-// mergeExports merges the exports of each resource (SPEC §6 Entries): a
+// mergeExports merges the exports of each resource: a
 // direct registry-url wins over URLs derived from routes, which are dropped
 // with ConflictingExport unless equal to it; one candidate is kept per URL. A
 // resource with no URL left is not exported; if it asked for export by

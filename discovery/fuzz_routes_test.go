@@ -60,8 +60,12 @@ func FuzzDiscoverRoutes(f *testing.F) {
 				objs = append(objs, x)
 			}
 			for _, x := range objs {
-				AffectedBy(snap, opts, x, nil)
-				AffectedBy(snap, opts, nil, x)
+				if _, err := AffectedBy(snap, opts, x); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := AffectedByChange(snap, opts, x, nil); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 	})

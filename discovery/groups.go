@@ -12,7 +12,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Condition types and reasons of group status (SPEC §7), with ToolHive's
+// Condition types and reasons of group status, with ToolHive's
 // spelling.
 const (
 	// ConditionReady is the MCPGroup condition type; always True once the
@@ -52,10 +52,12 @@ type GroupsResult struct {
 	Diagnostics        model.Diagnostics
 }
 
-// Groups computes the status of every MCPGroup of snap (SPEC §7, seed 004):
-// its member MCPServers and MCPRemoteProxies (same namespace, groupRef naming
-// it), sorted and counted, phase Ready and a Ready condition. Every MCP
-// resource (MCPServer, MCPRemoteProxy, VirtualMCPServer) whose groupRef names
+// Groups computes the status of every MCPGroup of snap: its member
+// MCPServers, MCPRemoteProxies and MCPServerEntries (same namespace, groupRef
+// naming it), sorted and counted as ToolHive writes status.servers,
+// serverCount, remoteProxies, remoteProxyCount, entries and entryCount;
+// phase Ready and a Ready condition. Every MCP resource (MCPServer,
+// MCPRemoteProxy, VirtualMCPServer, MCPServerEntry) whose groupRef names
 // a group that does not exist gets a GroupRefNotFound warning and a False
 // GroupRefValidated condition. now is the conditions' lastTransitionTime.
 // Objects listed twice count once.
@@ -73,6 +75,7 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 	}
 	servers := map[key][]string{}
 	proxies := map[key][]string{}
+	entries := map[key][]string{}
 	var res GroupsResult
 	ts := metav1.NewTime(now.UTC().Truncate(time.Second))
 	dangling := func(kind string, meta *metav1.ObjectMeta, group string) {
@@ -85,7 +88,7 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 			ObservedGeneration: meta.Generation,
 			LastTransitionTime: ts,
 			Reason:             ConditionReasonGroupRefNotFound,
-			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", group, meta.Namespace),
+			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", model.Echo(group), meta.Namespace),
 		}})
 	}
 	for _, s := range snap.MCPServers {
@@ -110,6 +113,17 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 		}
 		proxies[k] = append(proxies[k], p.Name)
 	}
+	for _, e := range snap.MCPServerEntries {
+		if e == nil || e.Group() == "" {
+			continue
+		}
+		k := key{e.Namespace, e.Group()}
+		if groups[k] == nil {
+			dangling(model.KindMCPServerEntry, &e.ObjectMeta, e.Group())
+			continue
+		}
+		entries[k] = append(entries[k], e.Name)
+	}
 	for _, v := range snap.VirtualMCPServers {
 		if v == nil || v.Group() == "" {
 			continue
@@ -119,20 +133,23 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 		}
 	}
 	for k, g := range groups {
-		s, p := sortedUnique(servers[k]), sortedUnique(proxies[k])
+		s, p, e := sortedUnique(servers[k]), sortedUnique(proxies[k]), sortedUnique(entries[k])
 		res.Groups = append(res.Groups, GroupStatus{Namespace: k.namespace, Name: k.name, Status: model.MCPGroupStatus{
 			Phase:            GroupPhaseReady,
 			Servers:          s,
 			ServerCount:      len(s),
 			RemoteProxies:    p,
 			RemoteProxyCount: len(p),
+			Entries:          e,
+			EntryCount:       len(e),
 			Conditions: []metav1.Condition{{
 				Type:               ConditionReady,
 				Status:             metav1.ConditionTrue,
 				ObservedGeneration: g.Generation,
 				LastTransitionTime: ts,
 				Reason:             ConditionReasonMembersListed,
-				Message:            fmt.Sprintf("%s and %s in the group", count(len(s), "MCPServer"), count(len(p), "MCPRemoteProxy")),
+				Message: fmt.Sprintf("%s, %s and %s in the group",
+					count(len(s), "MCPServer"), count(len(p), "MCPRemoteProxy"), count(len(e), "MCPServerEntry")),
 			}},
 		}})
 	}
@@ -149,10 +166,10 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 	return res
 }
 
-// Members returns the names of the MCPServers and MCPRemoteProxies of a
-// group (what a VirtualMCPServer aggregates), sorted, never nil. It does not
-// check that the group exists.
-func Members(snap Snapshot, namespace, group string) (servers, proxies []string) {
+// Members returns the names of the MCPServers, MCPRemoteProxies and
+// MCPServerEntries of a group (what a VirtualMCPServer aggregates), sorted,
+// never nil. It does not check that the group exists.
+func Members(snap Snapshot, namespace, group string) (servers, proxies, entries []string) {
 	for _, s := range snap.MCPServers {
 		if s != nil && s.Namespace == namespace && group != "" && s.Group() == group {
 			servers = append(servers, s.Name)
@@ -163,7 +180,12 @@ func Members(snap Snapshot, namespace, group string) (servers, proxies []string)
 			proxies = append(proxies, p.Name)
 		}
 	}
-	return sortedUnique(servers), sortedUnique(proxies)
+	for _, e := range snap.MCPServerEntries {
+		if e != nil && e.Namespace == namespace && group != "" && e.Group() == group {
+			entries = append(entries, e.Name)
+		}
+	}
+	return sortedUnique(servers), sortedUnique(proxies), sortedUnique(entries)
 }
 
 func sortedUnique(names []string) []string {

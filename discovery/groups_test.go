@@ -29,12 +29,12 @@ func TestGroupsGolden(t *testing.T) {
 			}
 			for _, g := range res.Groups {
 				st := g.Status
-				if st.ServerCount != len(st.Servers) || st.RemoteProxyCount != len(st.RemoteProxies) ||
-					!slices.IsSorted(st.Servers) || !slices.IsSorted(st.RemoteProxies) || st.Phase != GroupPhaseReady {
+				if st.ServerCount != len(st.Servers) || st.RemoteProxyCount != len(st.RemoteProxies) || st.EntryCount != len(st.Entries) ||
+					!slices.IsSorted(st.Servers) || !slices.IsSorted(st.RemoteProxies) || !slices.IsSorted(st.Entries) || st.Phase != GroupPhaseReady {
 					t.Errorf("group %s/%s: inconsistent status %+v", g.Namespace, g.Name, st)
 				}
-				servers, proxies := Members(snap, g.Namespace, g.Name)
-				if !slices.Equal(servers, st.Servers) || !slices.Equal(proxies, st.RemoteProxies) {
+				servers, proxies, entries := Members(snap, g.Namespace, g.Name)
+				if !slices.Equal(servers, st.Servers) || !slices.Equal(proxies, st.RemoteProxies) || !slices.Equal(entries, st.Entries) {
 					t.Errorf("Members(%s, %s) = %v, %v; status says %v, %v", g.Namespace, g.Name, servers, proxies, st.Servers, st.RemoteProxies)
 				}
 			}
@@ -69,8 +69,8 @@ func TestMembers(t *testing.T) {
 		{"default", "", []string{}, []string{}},
 	}
 	for _, tt := range tests {
-		s, p := Members(snap, tt.namespace, tt.group)
-		if !slices.Equal(s, tt.servers) || !slices.Equal(p, tt.proxies) || s == nil || p == nil {
+		s, p, e := Members(snap, tt.namespace, tt.group)
+		if !slices.Equal(s, tt.servers) || !slices.Equal(p, tt.proxies) || s == nil || p == nil || e == nil {
 			t.Errorf("Members(%q, %q) = %#v, %#v; want %v, %v", tt.namespace, tt.group, s, p, tt.servers, tt.proxies)
 		}
 	}

@@ -23,6 +23,7 @@ func snapshotOf(o *manifest.Objects) Snapshot {
 		MCPServers:        o.MCPServers,
 		MCPRemoteProxies:  o.MCPRemoteProxies,
 		VirtualMCPServers: o.VirtualMCPServers,
+		MCPServerEntries:  o.MCPServerEntries,
 		MCPGroups:         o.MCPGroups,
 		Services:          o.Services,
 		Namespaces:        o.Namespaces,
@@ -117,6 +118,7 @@ func reversed(s Snapshot) Snapshot {
 		MCPRemoteProxies:  append([]*model.MCPRemoteProxy(nil), s.MCPRemoteProxies...),
 		VirtualMCPServers: append([]*model.VirtualMCPServer(nil), s.VirtualMCPServers...),
 		MCPGroups:         append([]*model.MCPGroup(nil), s.MCPGroups...),
+		MCPServerEntries:  slices.Clone(s.MCPServerEntries),
 		Services:          slices.Clone(s.Services),
 		Namespaces:        slices.Clone(s.Namespaces),
 		Gateways:          slices.Clone(s.Gateways),
@@ -131,6 +133,7 @@ func reversed(s Snapshot) Snapshot {
 		out.VirtualMCPServers[i], out.VirtualMCPServers[j] = out.VirtualMCPServers[j], out.VirtualMCPServers[i]
 	})
 	rev(len(out.MCPGroups), func(i, j int) { out.MCPGroups[i], out.MCPGroups[j] = out.MCPGroups[j], out.MCPGroups[i] })
+	slices.Reverse(out.MCPServerEntries)
 	slices.Reverse(out.Services)
 	slices.Reverse(out.Namespaces)
 	slices.Reverse(out.Gateways)

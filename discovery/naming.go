@@ -3,7 +3,7 @@ package discovery
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -64,6 +64,11 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 			used[d.name] = true
 		}
 	}
+	// suffix holds, for each name renamed with a number, the number to try
+	// next: every smaller one was taken when it was last searched, and taken
+	// names stay taken, so the search resumes there. n copies of one name
+	// then cost O(n) lookups instead of O(n²).
+	suffix := map[string]int{}
 	for _, d := range kept {
 		k := keeper[d.name]
 		if k == d {
@@ -75,8 +80,13 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 		if p.ref.Kind != k.primary().ref.Kind {
 			next, _ = fitName(old + "-" + strings.ToLower(p.ref.Kind))
 		}
-		for i := 2; next == "" || used[next]; i++ {
-			next, _ = fitName(fmt.Sprintf("%s-%d", old, i))
+		if next == "" || used[next] {
+			i := max(suffix[old], 2)
+			for next, _ = fitName(old + "-" + strconv.Itoa(i)); used[next]; {
+				i++
+				next, _ = fitName(old + "-" + strconv.Itoa(i))
+			}
+			suffix[old] = i + 1
 		}
 		used[next] = true
 		ds = append(ds, model.Warningf(model.ReasonDuplicateName, p.ref, d.nameField,

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Options controls Discover. The zero value is the default of SPEC §6: all
+// Options controls Discover. The zero value is the default: all
 // namespaces, no label selector, no source registry, the ToolHive operator
 // naming scheme, registry-export required, description optional, http URLs
 // allowed with a warning.
@@ -26,7 +26,7 @@ type Options struct {
 	LabelSelector string
 
 	// SourceRegistry is the registry whose entries discovered servers enrich
-	// (seed 002's decision flow): an MCPServer whose image matches an entry's
+	// instead of getting new ones: an MCPServer whose image matches an entry's
 	// OCI package, or an MCPRemoteProxy whose spec.remoteURL matches one of an
 	// entry's remotes, gets a copy of that entry with the discovered remotes
 	// added. Nil means no source registry.
@@ -36,15 +36,19 @@ type Options struct {
 	// NamingToolHiveOperator.
 	Naming NamingScheme
 
-	// URLAloneExports restores seed 002's older rule: a registry-url annotation
-	// exports the resource even without registry-export. By default (seed 001,
-	// the later design) registry-export must be "true".
+	// URLAloneExports makes a registry-url annotation export its resource even
+	// without registry-export, for clusters annotated before registry-export
+	// existed. By default registry-export must be exactly "true", so that a
+	// URL recorded for other reasons never publishes a server; registry-export
+	// "false" opts out either way.
 	URLAloneExports bool
 
-	// RequireDescription restores seed 002's rule that a server not in the
-	// source registry needs a registry-description: without one it is skipped
-	// with a MissingDescription warning. By default (seed 001) the entry gets
-	// "<Kind> <namespace>/<name>" and a MissingDescription info.
+	// RequireDescription makes a registry-description annotation mandatory for
+	// a server not found in the source registry: without one it is skipped
+	// with a MissingDescription warning. By default such an entry gets the
+	// description "<Kind> <namespace>/<name>" and a MissingDescription info,
+	// because an HTTPRoute alone can export an unannotated MCPServer and the
+	// upstream schema requires a description.
 	RequireDescription bool
 
 	// RequireHTTPS refuses http URLs (InsecureURL warning, URL dropped). URLs
@@ -70,7 +74,7 @@ type NamingScheme int
 
 const (
 	// NamingToolHiveOperator names entries dev.stacklok.toolhive/{namespace}.{name}
-	// (seed 002; the ToolHive operator's format). It is the default.
+	// (the ToolHive operator's format). It is the default.
 	NamingToolHiveOperator NamingScheme = iota
 	// NamingToolHiveRegistryServer names entries com.toolhive.k8s.{namespace}/{name}
 	// (ToolHive registry server's Kubernetes source).

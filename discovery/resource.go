@@ -154,8 +154,8 @@ type resourceIndex struct {
 }
 
 // lookup finds the resource of that kind, namespace and name; when uid is set
-// it must match too (SPEC §10: ownerReferences are matched by UID when
-// present). It returns nil when there is none.
+// it must match too (a Service owned by a deleted and recreated resource of
+// the same name must not be attributed to the new one). It returns nil when there is none.
 //
 // Look-ups tend to come in the order of the snapshot (a Service per
 // resource, listed in the same order), so the resource of that kind after

@@ -14,7 +14,7 @@ import (
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
-// routeExports is Method 2 of SPEC §6: annotated HTTPRoutes, followed per rule
+// routeExports is Method 2: annotated HTTPRoutes, followed per rule
 // and backendRef to a Service, through its controller ownerReference to the
 // MCP resource (ix.lookup, by kind, name and UID), and to their parent
 // Gateways for the URL (package urlbuild). It returns one export per (route,
@@ -26,8 +26,7 @@ import (
 // a ReferenceGrant across namespaces), and never to one that is not selected.
 // The diagnostics of a route name the route, so they are reported when the
 // route's namespace is one discovery looks at — which makes discovery
-// restricted to a namespace equal to the full result restricted to it (SPEC
-// §10) — and when the route concerns the label selector's resources: a route
+// restricted to a namespace equal to the full result restricted to it — and when the route concerns the label selector's resources: a route
 // whose backends reach MCP resources, none of which the selector matches, is
 // left alone, as those resources are. Which resource a rule's URLs go to does
 // not depend on either option.
@@ -62,7 +61,7 @@ import (
 //
 // A resource whose registry-export annotation is "false" has opted out: URLs
 // from routes are dropped with ConflictingExport. One without the annotation
-// is exported by the route alone (seed 001).
+// is exported by the route alone.
 //
 // The routes are read once, in snapshot order, each walked while its
 // memory is at hand. Two routes of one namespace and name (which a cluster
@@ -102,7 +101,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		switch value {
 		case "true":
 			if w.gateways == nil {
-				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces)
+				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
 			}
 			var d model.Diagnostics
 			out, d = w.walk(r, out)
@@ -368,7 +367,7 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 				msg = fmt.Sprintf("Service %s/%s is controlled by %s %s/%s with UID %q, but that object has UID %q: the Service belongs to an earlier object of that name",
 					ns, name, owner.kind, ns, owner.name, owner.uid, other.uid)
 			}
-			out.ds = append(out.ds, model.Warningf(model.ReasonOwnerNotFound, ref, field(), "%s", msg))
+			out.ds = append(out.ds, model.Warningf(model.ReasonOwnerNotFound, ref, field(), "%s", model.Text(msg)))
 			continue
 		}
 		w.targets[len(w.targets)-1].res = res
@@ -514,6 +513,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 		urls, rds := attach().AppendRuleURLs(w.urls[:0], i, urlbuild.RuleOptions{
 			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
 			Backend:      c.backend,
+			Transport:    c.res.remoteType,
 		})
 		w.urls = urls
 		if ruleReport {

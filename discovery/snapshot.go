@@ -10,6 +10,7 @@ import (
 
 // Snapshot is the state of a cluster as far as discovery reads it. Slices may
 // be in any order; the library neither sorts nor modifies them in place.
+// Fill it directly, or with Add from whatever a client or lister returns.
 //
 // Objects are expected to carry their namespace (as objects read from the API
 // server do); an empty namespace is a namespace of its own, not "default".
@@ -17,7 +18,10 @@ type Snapshot struct {
 	MCPServers        []*model.MCPServer
 	MCPRemoteProxies  []*model.MCPRemoteProxy
 	VirtualMCPServers []*model.VirtualMCPServer
-	MCPGroups         []*model.MCPGroup
+	// MCPServerEntries are ToolHive's catalog entries for remote servers
+	// (v1beta1, ToolHive v0.47 and later).
+	MCPServerEntries []*model.MCPServerEntry
+	MCPGroups        []*model.MCPGroup
 
 	// Services, Namespaces, Gateways, HTTPRoutes and ReferenceGrants are read by
 	// Method 2 (annotated HTTPRoutes).

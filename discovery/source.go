@@ -9,8 +9,8 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// sourceIndex finds the source-registry entry a resource enriches (seed 002's
-// decision flow). When several entries match equally well, the first by name
+// sourceIndex finds the source-registry entry a resource enriches: exact
+// normalised image reference first, then the same repository. When several entries match equally well, the first by name
 // (then by content) is taken, so the choice does not depend on input order.
 type sourceIndex struct {
 	exact  map[string][]*model.Server // normalised image reference

@@ -55,7 +55,7 @@ func urlScheme(raw string) string {
 	return ""
 }
 
-// CheckURL checks a registry-url annotation (SPEC §6) and returns it
+// CheckURL checks a registry-url annotation and returns it
 // normalised. A valid URL:
 //
 //   - is at most MaxURLLength bytes of printable ASCII from the RFC 3986

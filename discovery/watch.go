@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"fmt"
 	"net/netip"
 	"net/url"
 	"reflect"
@@ -11,39 +12,48 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
-	gwv1beta1 "sigs.k8s.io/gateway-api/apis/v1beta1"
 
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
-// AffectedBy is the watch mapping of SPEC §6: the MCP resources whose
-// registry entries may differ when one object changes from old to new, for a
-// controller to map a watch event to the work it causes. old is the object
-// before the change (nil on creation), new after it (nil on deletion); both
-// are pointers of one of the types Discover reads:
+// AffectedBy is the watch mapping for one object, as
+// handler.EnqueueRequestsFromMapFunc calls it: AffectedByChange(snap, opts,
+// nil, obj). obj is the object as created, as it now is, or as it was
+// deleted; the answer is the same for all three.
+func AffectedBy(snap Snapshot, opts Options, obj any) ([]model.ObjectRef, error) {
+	return AffectedByChange(snap, opts, nil, obj)
+}
+
+// AffectedByChange is the watch mapping: the MCP resources whose registry
+// entries may differ when one object changes from old to new, for a
+// controller to map a watch event to the work it causes (what an update
+// handler has). old is the object before the change (nil on creation), new
+// after it (nil on deletion). Both are read by Normalize, so unstructured
+// objects, v1beta1 gateway-api objects and Kinded values are accepted; an
+// object Normalize cannot read is an error, never an empty answer. By kind:
 //
 //   - *gwv1.Gateway: the resources reached by the exported HTTPRoutes whose
 //     parentRefs name it;
 //   - *gwv1.HTTPRoute: the resources reached by the route, before and after;
 //   - *corev1.Service: its MCP owners by ownerReference, before and after;
-//   - *gwv1.ReferenceGrant or *gwv1beta1.ReferenceGrant: the resources
+//   - *gwv1.ReferenceGrant: the resources
 //     reached by exported routes of the namespaces in its spec.from through
 //     Services in its namespace;
 //   - *corev1.Namespace: when its labels change, the resources reached by
 //     the exported routes in it that attach to a Gateway with a Selector
 //     listener (allowedRoutes is the one place discovery reads Namespace
 //     labels; Options.Namespaces is by name);
-//   - *model.MCPServer, *model.MCPRemoteProxy, *model.VirtualMCPServer: the
-//     resource itself;
-//   - anything else (an *model.MCPGroup, a ConfigMap): nothing, as nothing
-//     else changes an entry.
+//   - *model.MCPServer, *model.MCPRemoteProxy, *model.VirtualMCPServer,
+//     *model.MCPServerEntry: the resource itself;
+//   - *model.MCPGroup, *model.MCPRegistry, *corev1.ConfigMap: nothing, as
+//     no entry depends on them.
 //
 // The resources a route reaches are, for each rule, the controllers of the
 // Service its heaviest backendRef names: a rule's URLs go to that
-// backendRef's resource or to none (see routeExports), whatever the other
+// backendRef's resource or to none, whatever the other
 // backendRefs, the ReferenceGrants and the owners' UIDs say. Entries also
-// depend on each other (SPEC §6 Entries): resources that enrich one
+// depend on each other: resources that enrich one
 // source-registry entry share it; a remote URL used by two entries stays on
 // one; two entries that would share a name get distinct ones. So the result
 // is closed under those couplings: a resource is added when it could share a
@@ -63,8 +73,22 @@ import (
 // selector leave out in both states have no entry and are not returned (nor
 // is anything when the label selector does not parse). The result is sorted
 // (kind, namespace, name), each resource once. The work is linear in the
-// size of the snapshot.
-func AffectedBy(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
+// size of the snapshot; Index answers the same question per event in time
+// proportional to what the event affects.
+func AffectedByChange(snap Snapshot, opts Options, old, new any) ([]model.ObjectRef, error) {
+	o, err := Normalize(old)
+	if err != nil {
+		return nil, fmt.Errorf("old object: %w", err)
+	}
+	n, err := Normalize(new)
+	if err != nil {
+		return nil, fmt.Errorf("new object: %w", err)
+	}
+	return affected(snap, opts, o, n), nil
+}
+
+// affected is AffectedByChange on normalized objects.
+func affected(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 	cfg, _ := compile(opts)
 	if cfg == nil {
 		return nil
@@ -75,7 +99,7 @@ func AffectedBy(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 	}
 	w := newWatchIndex(withObjects(snap, old, new), cfg)
 	states := w.states(old, new)
-	if unchangedNamespace(states) {
+	if old != nil && new != nil && unchangedNamespace(states) {
 		return nil
 	}
 	seeds := map[model.ObjectRef]bool{}
@@ -102,8 +126,6 @@ func AffectedBy(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 			}
 		case *gwv1.ReferenceGrant:
 			add(w.grantOwners(o))
-		case *gwv1beta1.ReferenceGrant:
-			add(w.grantOwners((*gwv1.ReferenceGrant)(o)))
 		case *corev1.Namespace:
 			for _, r := range w.routesByNamespace[o.Name] {
 				if w.attachesToSelector(r) {
@@ -116,6 +138,8 @@ func AffectedBy(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 			seeds[model.Ref(model.KindMCPRemoteProxy, &o.ObjectMeta)] = true
 		case *model.VirtualMCPServer:
 			seeds[model.Ref(model.KindVirtualMCPServer, &o.ObjectMeta)] = true
+		case *model.MCPServerEntry:
+			seeds[model.Ref(model.KindMCPServerEntry, &o.ObjectMeta)] = true
 		}
 	}
 	return w.close(seeds)
@@ -123,7 +147,9 @@ func AffectedBy(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 
 // unchangedNamespace reports whether states are Namespaces that all carry
 // the same labels (an update of an annotation, say): nothing discovery reads
-// changed.
+// changed. It is asked only of updates: a Namespace created or deleted
+// changes what Selector listeners admit even when a copy of it with the same
+// labels is in the snapshot.
 func unchangedNamespace(states []any) bool {
 	if len(states) < 2 {
 		return false
@@ -167,8 +193,6 @@ func withObjects(snap Snapshot, objs ...any) Snapshot {
 			snap.Services = append(slices.Clip(snap.Services), o)
 		case *gwv1.ReferenceGrant:
 			snap.ReferenceGrants = append(slices.Clip(snap.ReferenceGrants), o)
-		case *gwv1beta1.ReferenceGrant:
-			snap.ReferenceGrants = append(slices.Clip(snap.ReferenceGrants), (*gwv1.ReferenceGrant)(o))
 		case *corev1.Namespace:
 			snap.Namespaces = append(slices.Clip(snap.Namespaces), o)
 		case *model.MCPServer:
@@ -177,6 +201,8 @@ func withObjects(snap Snapshot, objs ...any) Snapshot {
 			snap.MCPRemoteProxies = append(slices.Clip(snap.MCPRemoteProxies), o)
 		case *model.VirtualMCPServer:
 			snap.VirtualMCPServers = append(slices.Clip(snap.VirtualMCPServers), o)
+		case *model.MCPServerEntry:
+			snap.MCPServerEntries = append(slices.Clip(snap.MCPServerEntries), o)
 		}
 	}
 	return snap
@@ -214,11 +240,8 @@ func (w *watchIndex) states(old, new any) []any {
 			for _, c := range w.services[objectKey{o.Namespace, o.Name}] {
 				add(c)
 			}
-		case *gwv1.ReferenceGrant, *gwv1beta1.ReferenceGrant:
-			g, ok := o.(*gwv1.ReferenceGrant)
-			if !ok {
-				g = (*gwv1.ReferenceGrant)(o.(*gwv1beta1.ReferenceGrant))
-			}
+		case *gwv1.ReferenceGrant:
+			g := o
 			for _, c := range w.snap.ReferenceGrants {
 				if c != nil && c.Namespace == g.Namespace && c.Name == g.Name {
 					add(c)
@@ -558,6 +581,11 @@ func indexAll(snap *Snapshot, cfg *config) []*resource {
 			add(model.KindVirtualMCPServer, &resource{meta: &v.ObjectMeta})
 		}
 	}
+	for _, e := range snap.MCPServerEntries {
+		if e != nil {
+			add(model.KindMCPServerEntry, &resource{meta: &e.ObjectMeta, remoteURL: e.Spec.RemoteURL})
+		}
+	}
 	return all
 }
 
@@ -597,7 +625,8 @@ func renamedFrom(n string) (string, bool) {
 	case strings.Trim(suffix, "0123456789") == "",
 		suffix == strings.ToLower(model.KindMCPServer),
 		suffix == strings.ToLower(model.KindMCPRemoteProxy),
-		suffix == strings.ToLower(model.KindVirtualMCPServer):
+		suffix == strings.ToLower(model.KindVirtualMCPServer),
+		suffix == strings.ToLower(model.KindMCPServerEntry):
 		return n[:i], true
 	}
 	return "", false
@@ -638,7 +667,7 @@ func firstSegment(p string) string {
 
 // routeHosts lists the hosts every URL of the route can have: its concrete
 // hostnames, and when it has none or a wildcard, its parent Gateways'
-// concrete listener hostnames and status addresses (SPEC §6 URL).
+// concrete listener hostnames and status addresses.
 func (w *watchIndex) routeHosts(r *gwv1.HTTPRoute) []string {
 	var hosts []string
 	open := len(r.Spec.Hostnames) == 0

@@ -170,7 +170,7 @@ func TestPropertyAffectedByCoversChanges(t *testing.T) {
 		if rapid.Bool().Draw(t, "viewAfter") {
 			view = c.after
 		}
-		got := AffectedBy(view, opts, c.old, c.new)
+		got := affectedByChange(t, view, opts, c.old, c.new)
 		for _, r := range changed {
 			if !slices.Contains(got, r) {
 				t.Fatalf("the entry of %s changed, but AffectedBy(%T -> %T) = %v", r, c.old, c.new, got)
@@ -204,11 +204,11 @@ func TestAffectedByNothing(t *testing.T) {
 			Spec: gwv1.HTTPRouteSpec{Rules: []gwv1.HTTPRouteRule{{BackendRefs: []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{
 				BackendObjectReference: gwv1.BackendObjectReference{Name: "mcp-a-proxy"}}}}}}}}},
 	} {
-		if got := AffectedBy(snap, opts, tt.old, tt.new); len(got) != 0 {
+		if got := affectedByChange(t, snap, opts, tt.old, tt.new); len(got) != 0 {
 			t.Errorf("%s: %v", tt.name, got)
 		}
 	}
-	if got := AffectedBy(snap, Options{LabelSelector: "a in ("}, nil, ns); got != nil {
+	if got := affectedByChange(t, snap, Options{LabelSelector: "a in ("}, nil, ns); got != nil {
 		t.Errorf("bad selector: %v", got)
 	}
 }
@@ -305,7 +305,7 @@ func TestAffectedBy(t *testing.T) {
 		{"resource deleted", ambiguous, ambiguousOpts, serverE, nil, []model.ObjectRef{srv("team", "e")}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got := AffectedBy(tt.snap, tt.opts, tt.old, tt.new)
+			got := affectedByChange(t, tt.snap, tt.opts, tt.old, tt.new)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("AffectedBy (-want +got):\n%s", d)
 			}
@@ -319,7 +319,7 @@ func TestAffectedBy(t *testing.T) {
 					t.Errorf("the entry of %s changed, but is not in %v", r, got)
 				}
 			}
-			if d := cmp.Diff(got, AffectedBy(after, tt.opts, tt.old, tt.new)); d != "" {
+			if d := cmp.Diff(got, affectedByChange(t, after, tt.opts, tt.old, tt.new)); d != "" {
 				t.Errorf("with the snapshot after the change (-before +after):\n%s", d)
 			}
 		})
@@ -348,7 +348,7 @@ func TestAffectedByCouplings(t *testing.T) {
 	snap.MCPRemoteProxies = append(snap.MCPRemoteProxies, other)
 	snap.VirtualMCPServers = append(snap.VirtualMCPServers, twin)
 	snap.MCPServers = append(snap.MCPServers, bystander)
-	got := AffectedBy(snap, opts, snap.HTTPRoutes[0], nil)
+	got := affectedByChange(t, snap, opts, snap.HTTPRoutes[0], nil)
 	want := []model.ObjectRef{
 		{Kind: model.KindMCPRemoteProxy, Namespace: "staging", Name: "other"},
 		{Kind: model.KindMCPServer, Namespace: "production", Name: "my-mcp-server"},
@@ -365,7 +365,20 @@ func TestAffectedByCouplings(t *testing.T) {
 	}
 	// Options.Namespaces leaves out the resources of other namespaces.
 	opts.Namespaces = []string{"production"}
-	if d := cmp.Diff(want[1:2], AffectedBy(snap, opts, snap.HTTPRoutes[0], nil)); d != "" {
+	if d := cmp.Diff(want[1:2], affectedByChange(t, snap, opts, snap.HTTPRoutes[0], nil)); d != "" {
 		t.Errorf("restricted to production (-want +got):\n%s", d)
 	}
+}
+
+// affectedByChange is AffectedByChange failing the test on an error.
+func affectedByChange(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, snap Snapshot, opts Options, old, new any) []model.ObjectRef {
+	t.Helper()
+	got, err := AffectedByChange(snap, opts, old, new)
+	if err != nil {
+		t.Fatalf("AffectedByChange(%T, %T): %v", old, new, err)
+	}
+	return got
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gobwas/glob"
+	"github.com/gobwas/glob/match"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -22,7 +23,7 @@ type Filter struct {
 
 type pattern struct {
 	text string
-	g    glob.Glob
+	g    linearMatcher
 	// whole is set when the pattern has a "/": it then only matches whole names.
 	whole bool
 }
@@ -90,7 +91,7 @@ func compile(field string, texts []string) ([]pattern, error) {
 		if _, err := filepath.Match(t, "test"); err != nil {
 			return nil, &PatternError{Field: field, Index: i, Pattern: t, Err: err}
 		}
-		g, err := glob.Compile(t)
+		g, err := compileGlob(t)
 		if err != nil {
 			return nil, &PatternError{Field: field, Index: i, Pattern: t, Err: err}
 		}
@@ -144,8 +145,8 @@ func (f *Filter) MatchName(name string) bool {
 
 // match applies one name pattern. A pattern with a "/" is matched against the
 // whole name. A pattern without one is also matched against the server part
-// after the namespace, so seed 000's "slack-*", written for the bare names
-// ToolHive catalogs used, still selects io.github.stacklok/slack-mcp.
+// after the namespace, so "slack-*", written for the bare names ToolHive's
+// legacy catalogs used, still selects io.github.stacklok/slack-mcp.
 func (p pattern) match(name, short string, namespaced bool) bool {
 	if p.g.Match(name) {
 		return true
@@ -217,4 +218,18 @@ func quoteList(ss []string) string {
 		q[i] = fmt.Sprintf("%q", s)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// compileGlob compiles a pattern with gobwas/glob (no separators, as ToolHive
+// does) and prepares the linear-time matcher over its tree.
+func compileGlob(t string) (linearMatcher, error) {
+	g, err := glob.Compile(t)
+	if err != nil {
+		return linearMatcher{}, err
+	}
+	m, ok := g.(match.Matcher)
+	if !ok {
+		return linearMatcher{}, errUnsupported
+	}
+	return newLinear(m)
 }

@@ -170,6 +170,10 @@ func TestNewRejectsBadPatterns(t *testing.T) {
 		{model.IncludeExclude{Include: []string{"ok", "["}}, "names.include", 1},
 		{model.IncludeExclude{Exclude: []string{`a\`}}, "names.exclude", 0},
 		{model.IncludeExclude{Include: []string{"[]"}}, "names.include", 0},
+		// gobwas/glob panics matching an empty alternative inside a row.
+		{model.IncludeExclude{Include: []string{"ok", "a{"}}, "names.include", 1},
+		// A variable-length alternative whose length gobwas/glob misreports.
+		{model.IncludeExclude{Exclude: []string{"*{a*,b}"}}, "names.exclude", 0},
 	}
 	for _, tt := range tests {
 		f, err := New(tt.names, model.IncludeExclude{})

@@ -44,11 +44,11 @@ func BenchmarkMerge(b *testing.B) {
 		{"filter", &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"*-7*"}}, Tags: &model.IncludeExclude{Include: []string{"db"}}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			in := Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Filter: bc.filter, LastUpdated: now}
+			in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Filter: bc.filter, LastUpdated: now}
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
-				res := Merge(in)
+				res := mergeIn(in)
 				if res.Registry == nil || len(res.Registry.Servers) == 0 {
 					b.Fatal(res.Diagnostics)
 				}
@@ -69,7 +69,7 @@ func BenchmarkMerge(b *testing.B) {
 		}
 	})
 	b.Run("document", func(b *testing.B) {
-		res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+		res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
 		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {

@@ -3,6 +3,7 @@ package merge
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpreg/mcpreg/model"
@@ -23,15 +24,28 @@ func (m *merger) holders() map[string][]*entry {
 	return out
 }
 
-// sourceNames lists the ConfigMaps of entries, except skip.
-func (m *merger) sourceNames(es []*entry, skip *entry) []string {
-	var out []string
+// listSources names the ConfigMaps of entries, except skip, for a message:
+// the first maxListed, then how many more. It reads at most maxListed+1
+// names, so each of k copies of one name costs O(1) here and all of them
+// O(k), where listing every other ConfigMap would cost O(k²).
+func (m *merger) listSources(es []*entry, skip *entry) string {
+	total := len(es)
+	if skip != nil {
+		total--
+	}
+	names := make([]string, 0, min(total, maxListed))
 	for _, e := range es {
+		if len(names) == maxListed {
+			break
+		}
 		if e != skip {
-			out = append(out, m.sources[e.src].ref.Name)
+			names = append(names, m.sources[e.src].ref.Name)
 		}
 	}
-	return out
+	if total <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names, ", "), total-maxListed)
 }
 
 // refuse reports one ConflictError per conflicting name (StrategyError).
@@ -46,7 +60,7 @@ func (m *merger) refuse() {
 		es := h[name]
 		m.ds = append(m.ds, model.Errorf(model.ReasonConflictError, m.owner, m.ownerField(""),
 			"server %q is defined by %d ConfigMaps: %s; the conflict strategy is %q, so nothing is merged",
-			name, len(es), joinCapped(m.sourceNames(es, nil), maxListed), StrategyError))
+			name, len(es), m.listSources(es, nil), StrategyError))
 	}
 }
 
@@ -104,7 +118,7 @@ func (m *merger) rename() {
 		if conflict {
 			m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, field,
 				"server %q is also defined by ConfigMap %s; renamed to %q",
-				e.orig, joinCapped(m.sourceNames(h[e.orig], e), maxListed), a.Name))
+				e.orig, m.listSources(h[e.orig], e), a.Name))
 		}
 		switch a.Step {
 		case naming.Qualified:

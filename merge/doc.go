@@ -1,15 +1,28 @@
 // Package merge aggregates the registry data of label-selected ConfigMaps into
 // one upstream registry document, the way an operator builds the file it
-// mounts into ToolHive's registry server (seed 000, SPEC §4).
+// mounts into ToolHive's registry server.
 //
-// Merge takes a snapshot of ConfigMaps and an Input saying which to use (a
-// label selector, one ConfigMap by name, or all given, in order), how to read
-// them and how to settle conflicts; it returns the document, its content hash
-// and sorted diagnostics. ForRegistry does the same for an entry of an
-// MCPRegistry and also renders the output ConfigMap. The package also holds
-// what an operator needs around a merge: the watch mapping (ConfigMapChange),
-// the MCPRegistry validation of seed 000's CEL rule (ValidateMCPRegistry) and
-// the sync decision of seed 003 (DecideSync).
+// The centre is a plain Source value: which ConfigMaps to read (a label
+// selector or a ConfigMap name in a namespace, or an explicit list), the key,
+// format, filter and conflict strategy, and the owner object the merge is
+// for. Merge takes a Source, a snapshot of ConfigMaps and Options, and
+// returns the document, its content hash and sorted diagnostics. Everything
+// an operator needs around a merge takes Sources too, so the settings may
+// live anywhere (flags, its own resource, a server's configuration):
+//
+//   - AffectedBy and AffectedByChange map a ConfigMap event to the owners to
+//     reconcile (the watch mapping, shaped for controller-runtime's
+//     handler.EnqueueRequestsFromMapFunc and handler.Funcs);
+//   - SyncInputFor and DecideSync decide whether to sync now;
+//   - OutputConfigMap renders the ConfigMap to write, which also keeps the
+//     per-source content hash and filter hash as annotations.
+//
+// ToolHive's MCPRegistry is one adapter onto Sources: SourcesFor gives the
+// Sources of its ConfigMap entries (configMapRef, configMapSelector) and
+// diagnoses the others (git, api and pvcRef entries, which ToolHive's
+// registry server reads itself, and the v1beta1 shape, whose configYAML names
+// no ConfigMap); ForRegistry merges one entry and renders its output
+// ConfigMap; ValidateMCPRegistry checks the spec as the CRD's rules would.
 //
 // # Pipeline
 //
@@ -30,7 +43,7 @@
 //     every dropped server is named by exactly one diagnostic — holds for the
 //     others of its ConfigMap, which still merge. Entries without a
 //     description get "<server> from ConfigMap <namespace>/<name>" with an
-//     Info MissingDescription (seed 000's own example has none, and the
+//     Info MissingDescription (hand-written catalogs often have none, and the
 //     upstream schema requires one); over-long descriptions and titles are
 //     shortened (DescriptionTooLong); entries that break another upstream rule
 //     are dropped (InvalidEntry). A name repeated inside one ConfigMap keeps

@@ -22,9 +22,16 @@ func ExampleForRegistry() {
 		}
 	}
 	reg := &model.MCPRegistry{
-		ObjectMeta: metav1.ObjectMeta{Name: "all-teams-registry", Namespace: "toolhive-system"},
+		TypeMeta: metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1alpha1", Kind: "MCPRegistry"},
+		// The UID the API server gave it: the output ConfigMap's
+		// ownerReference needs it.
+		ObjectMeta: metav1.ObjectMeta{Name: "all-teams-registry", Namespace: "toolhive-system",
+			UID: "8b0f3c52-3f51-4a7e-9a34-4f0c7f3f5a10"},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
-			Name:              "team-registries",
+			Name: "team-registries",
+			// The CRD's default: the API server fills it in. It reads both
+			// ToolHive shapes, the list data below included.
+			Format:            "toolhive",
 			ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: labels},
 		}}},
 	}
@@ -57,9 +64,12 @@ func ExampleForRegistry() {
 	// team-b-mcp-servers server "io.github.stacklok/github-mcp" is also defined by ConfigMap team-a-mcp-servers; renamed to "team-b-mcp-servers/github-mcp"
 }
 
-// An operator's ConfigMap watch: which MCPRegistry entries must merge again.
-func ExampleConfigMapChange() {
+// An operator's ConfigMap watch: which MCPRegistry entries must merge again
+// when a ConfigMap is relabelled, and that an update of nothing the merge
+// reads enqueues nothing.
+func ExampleAffectedByChange() {
 	reg := &model.MCPRegistry{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1alpha1", Kind: "MCPRegistry"},
 		ObjectMeta: metav1.ObjectMeta{Name: "platform-only-registry", Namespace: "toolhive-system"},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
 			Name: "platform-registries",
@@ -67,15 +77,20 @@ func ExampleConfigMapChange() {
 				"toolhive.stacklok.dev/registry": "true", "team": "platform"}},
 		}}},
 	}
+	sources, _ := merge.SourcesFor(reg)
 	old := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "team-c", Namespace: "toolhive-system",
 		Labels: map[string]string{"toolhive.stacklok.dev/registry": "true"}}}
 	relabelled := old.DeepCopy()
 	relabelled.Labels["team"] = "platform"
-	for _, a := range merge.ConfigMapChange(old, relabelled, []*model.MCPRegistry{reg}) {
-		fmt.Println(a.Registry, a.Entries)
+	for _, a := range merge.AffectedByChange(sources, old, relabelled) {
+		fmt.Println(a.Owner.APIVersion, a.Owner, a.Entries)
 	}
+	annotated := relabelled.DeepCopy()
+	annotated.Annotations = map[string]string{"note": "x"}
+	fmt.Println(len(merge.AffectedByChange(sources, relabelled, annotated)), "to reconcile after a no-op update")
 	// Output:
-	// MCPRegistry/toolhive-system/platform-only-registry [platform-registries]
+	// toolhive.stacklok.dev/v1alpha1 MCPRegistry/toolhive-system/platform-only-registry [platform-registries]
+	// 0 to reconcile after a no-op update
 }
 
 // The sync decision: a new value of the sync-trigger annotation asks for a sync.
@@ -89,6 +104,6 @@ func ExampleDecideSync() {
 	d = merge.DecideSync(merge.SyncInput{Interval: "5m", LastSyncTime: t0, LastSyncHash: "h", CurrentHash: "h", Now: t0.Add(2 * time.Minute)})
 	fmt.Println(d.Sync, d.Reason, d.RequeueAfter)
 	// Output:
-	// true manual-sync-no-data-changes 5m0s true
-	// false up-to-date-with-policy 3m0s
+	// true ManualSyncNoDataChanges 5m0s true
+	// false UpToDateWithPolicy 3m0s
 }

@@ -30,13 +30,13 @@ func FuzzMerge(f *testing.F) {
 			fixed,
 		}
 		strategies := []Strategy{StrategyPrefix, StrategyPriority, StrategyError}
-		in := Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Strategy: strategies[int(opts)%3], LastUpdated: now}
+		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, Strategy: strategies[int(opts)%3], LastUpdated: now}
 		if opts&4 != 0 {
 			in.Filter = &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"*alpha*"}}}
 		}
-		res := Merge(in)
+		res := mergeIn(in)
 		in.ConfigMaps = []*corev1.ConfigMap{cms[2], cms[1], cms[0]}
-		again := Merge(in)
+		again := mergeIn(in)
 		if string(res.Document()) != string(again.Document()) || !slices.Equal(res.Diagnostics, again.Diagnostics) {
 			t.Fatal("the result depends on ConfigMap order")
 		}

@@ -35,6 +35,10 @@ type caseOptions struct {
 	Strategy       string                `json:"strategy"`
 	Filter         *model.RegistryFilter `json:"filter"`
 	MaxOutputBytes int                   `json:"maxOutputBytes"`
+	MaxMetaSize    int                   `json:"maxMetaSize"`
+	// SourcesOnly runs SourcesFor on the MCPRegistry instead of a merge:
+	// its diagnostics are the case's output.
+	SourcesOnly bool `json:"sourcesOnly"`
 }
 
 var goldenNow = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -75,7 +79,11 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 		if reg == nil {
 			t.Fatal("no MCPRegistry in the case")
 		}
-		res, err := ForRegistry(reg, o.Entry, objs.ConfigMaps, Options{Strategy: strategy, LastUpdated: goldenNow, MaxOutputBytes: o.MaxOutputBytes})
+		if o.SourcesOnly {
+			_, ds := SourcesFor(reg)
+			return Result{Diagnostics: ds}
+		}
+		res, err := ForRegistry(reg, o.Entry, objs.ConfigMaps, Options{Strategy: strategy, LastUpdated: goldenNow, MaxOutputBytes: o.MaxOutputBytes, MaxMetaSize: o.MaxMetaSize})
 		if err != nil {
 			t.Fatalf("ForRegistry: %v", err)
 		}
@@ -85,7 +93,7 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := Input{
+	in := testInput{
 		Namespace:   o.Namespace,
 		ConfigMaps:  objs.ConfigMaps,
 		Name:        o.Name,
@@ -94,13 +102,14 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 		Strategy:    strategy,
 		Filter:      o.Filter,
 		LastUpdated: goldenNow,
+		MaxMetaSize: o.MaxMetaSize,
 	}
 	if o.Selector != "" {
 		if in.Selector, err = metav1.ParseToLabelSelector(o.Selector); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return Merge(in)
+	return mergeIn(in)
 }
 
 func diagnosticLines(ds model.Diagnostics) []byte {
@@ -147,7 +156,7 @@ func TestGolden(t *testing.T) {
 				}
 			} else {
 				checkAbsent(t, filepath.Join(dir, "want.json"))
-				if !res.Diagnostics.HasErrors() {
+				if !res.Diagnostics.HasErrors() && !o.SourcesOnly {
 					t.Error("no document and no Error diagnostic")
 				}
 			}
@@ -177,4 +186,5 @@ var mergeReasons = []model.Reason{
 	model.ReasonConflictError, model.ReasonNameCollision, model.ReasonNameTooLong,
 	model.ReasonDescriptionTooLong, model.ReasonPartialSyncFailure, model.ReasonOutputTooLarge,
 	model.ReasonInvalidFilter, model.ReasonMissingDescription, model.ReasonDuplicateRemoteURL,
+	model.ReasonSourceNotMergeable, model.ReasonNoConfigMapSource,
 }

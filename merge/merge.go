@@ -21,10 +21,11 @@ import (
 // Strategy says how a server name defined by several ConfigMaps is settled.
 type Strategy string
 
-// The conflict strategies of SPEC §4. The zero value means StrategyPrefix.
+// The conflict strategies. The zero value means StrategyPrefix.
 const (
-	// StrategyPrefix renames every conflicting copy "{configmap}/{server}"
-	// (seed 000).
+	// StrategyPrefix renames every conflicting copy "{configmap}/{server}",
+	// where server is the part of the name after its namespace, so every
+	// team's copy stays available under a name that says where it came from.
 	StrategyPrefix Strategy = "prefix"
 	// StrategyPriority keeps the copy of the first ConfigMap in merge order.
 	StrategyPriority Strategy = "priority"
@@ -41,51 +42,6 @@ func ParseStrategy(s string) (Strategy, error) {
 		return Strategy(s), nil
 	}
 	return "", fmt.Errorf("unknown conflict strategy %q (want prefix, priority or error)", s)
-}
-
-// Input says what to merge and how.
-type Input struct {
-	// Owner is the object the merge is done for, usually the MCPRegistry.
-	// Diagnostics about the merge as a whole (InvalidSelector,
-	// NoConfigMapsSelected, ConflictError, PartialSyncFailure, InvalidFilter)
-	// name it. When Kind is empty, a stand-in is used: Kind
-	// "ConfigMapSelector" named by the selector, or the named ConfigMap, or
-	// Kind "ConfigMapList" for explicit ConfigMaps.
-	Owner model.ObjectRef
-	// OwnerField is the path of the merge's settings inside Owner, such as
-	// "spec.registries[0]"; diagnostics about the selector and the filter
-	// use it as their field prefix.
-	OwnerField string
-
-	// Namespace is where a Selector or a Name looks; ConfigMaps of other
-	// namespaces are never used then.
-	Namespace string
-	// ConfigMaps is the snapshot: the ConfigMaps to choose from with a
-	// Selector or a Name, or the sources themselves, in priority order,
-	// when both are unset. Nil elements are ignored.
-	ConfigMaps []*corev1.ConfigMap
-	// Selector chooses ConfigMaps of Namespace by label (configMapSelector).
-	Selector *metav1.LabelSelector
-	// Name chooses the one ConfigMap of Namespace with that name
-	// (configMapRef). Selector and Name are exclusive.
-	Name string
-
-	// Key is the ConfigMap key holding registry data; model.DefaultRegistryKey
-	// when empty.
-	Key string
-	// Format forces a registry shape; model.FormatAuto detects it.
-	Format model.Format
-	// DefaultNamespace is the namespace given to legacy and list entries
-	// without one; model.DefaultNamespace when empty.
-	DefaultNamespace string
-	// Strategy settles conflicts; StrategyPrefix when empty. Another value
-	// is a ConflictError: a misconfigured strategy must not pick one silently.
-	Strategy Strategy
-	// Filter is applied after merging and renaming; nil keeps everything.
-	Filter *model.RegistryFilter
-	// LastUpdated is written as meta.last_updated (RFC 3339, UTC); the
-	// caller's clock, since the library reads none.
-	LastUpdated time.Time
 }
 
 // Result is the outcome of a merge.
@@ -105,7 +61,8 @@ type Result struct {
 	// Filtered lists, sorted, the final names of the servers the filter
 	// removed.
 	Filtered []string
-	// ConfigMap is the output ConfigMap; only ForRegistry renders it.
+	// ConfigMap is the output ConfigMap; only ForRegistry renders it, and
+	// only for an MCPRegistry with a UID (see OutputConfigMap).
 	ConfigMap *corev1.ConfigMap
 }
 
@@ -126,8 +83,27 @@ type source struct {
 	field string // data[key] or binaryData[key]
 	// failure is why the ConfigMap was skipped ("MissingKey", ...), or "".
 	failure model.Reason
-	// skipped counts the entries dropped as invalid.
-	skipped int
+	// skipped counts the entries dropped as invalid or too large, and
+	// skipReasons says why, sorted.
+	skipped     int
+	skipReasons []model.Reason
+}
+
+// skip counts an entry dropped for reason.
+func (s *source) skip(reason model.Reason) {
+	s.skipped++
+	if i, found := slices.BinarySearch(s.skipReasons, reason); !found {
+		s.skipReasons = slices.Insert(s.skipReasons, i, reason)
+	}
+}
+
+// skipText names the reasons entries were dropped for.
+func (s *source) skipText() string {
+	out := make([]string, len(s.skipReasons))
+	for i, r := range s.skipReasons {
+		out[i] = string(r)
+	}
+	return strings.Join(out, ", ")
 }
 
 // entry is one server on its way to the output.
@@ -145,7 +121,9 @@ type entry struct {
 }
 
 type merger struct {
-	in      Input
+	in      Source
+	cms     []*corev1.ConfigMap
+	opts    Options
 	owner   model.ObjectRef
 	key     string
 	sources []*source
@@ -160,6 +138,8 @@ type merger struct {
 	// render asks for the compact document in doc, hashed as it is written.
 	render bool
 	doc    string
+	// format is the Source's format, parsed.
+	format model.Format
 }
 
 // nameStat is what the merge knows of one name read.
@@ -174,19 +154,20 @@ type nameStat struct {
 // count returns the number of ConfigMaps defining the name of e.
 func (m *merger) count(e *entry) int { return m.stats[e.stat].count }
 
-// Merge merges the registry data of the ConfigMaps that in chooses (see Input) into
-// one upstream document; the package documentation gives the steps. It never
-// panics and never changes its inputs.
-func Merge(in Input) Result {
-	res, _ := merge(in, false)
+// Merge merges the registry data of the ConfigMaps of the snapshot configMaps
+// that src chooses (see Source) into one upstream document; the package
+// documentation gives the steps. It never panics and never changes its
+// inputs.
+func Merge(src Source, configMaps []*corev1.ConfigMap, opts Options) Result {
+	res, _ := merge(src, configMaps, opts, false)
 	return res
 }
 
 // merge is Merge that, with render, also returns the document as compact
 // JSON and a newline — what the output ConfigMap holds — written once, its
 // servers' list hashed from the same bytes.
-func merge(in Input, render bool) (Result, string) {
-	m := &merger{in: in, owner: in.owner(), key: in.Key, render: render}
+func merge(in Source, configMaps []*corev1.ConfigMap, opts Options, render bool) (Result, string) {
+	m := &merger{in: in, cms: configMaps, opts: opts, owner: in.owner(), key: in.Key, render: render}
 	if m.key == "" {
 		m.key = model.DefaultRegistryKey
 	}
@@ -199,7 +180,7 @@ func merge(in Input, render bool) (Result, string) {
 	return res, m.doc
 }
 
-func (in *Input) owner() model.ObjectRef {
+func (in *Source) owner() model.ObjectRef {
 	if in.Owner.Kind != "" {
 		return in.Owner
 	}
@@ -214,20 +195,30 @@ func (in *Input) owner() model.ObjectRef {
 
 func (m *merger) ownerField(f string) string {
 	switch {
-	case m.in.OwnerField == "":
+	case m.in.Field == "":
 		return f
 	case f == "":
-		return m.in.OwnerField
+		return m.in.Field
 	}
-	return m.in.OwnerField + "." + f
+	return m.in.Field + "." + f
 }
 
 func (m *merger) run() Result {
-	strategy, err := ParseStrategy(string(m.in.Strategy))
+	strategy := m.in.Strategy
+	if strategy == "" {
+		strategy = m.opts.Strategy
+	}
+	strategy, err := ParseStrategy(string(strategy))
 	if err != nil {
 		m.ds = append(m.ds, model.Errorf(model.ReasonConflictError, m.owner, m.ownerField("strategy"), "%v", err))
 		return Result{}
 	}
+	format, err := model.ParseFormat(string(m.in.Format))
+	if err != nil {
+		m.ds = append(m.ds, model.Errorf(model.ReasonUnknownFormat, m.owner, m.ownerField("format"), "%v", err))
+		return Result{}
+	}
+	m.format = format
 	f, err := filter.FromRegistryFilter(m.in.Filter)
 	if err != nil {
 		field := m.ownerField("filter")
@@ -285,9 +276,12 @@ func (m *merger) run() Result {
 	for i, e := range kept {
 		servers[i] = e.s
 	}
-	reg := model.NewRegistry(m.in.LastUpdated.UTC().Format(time.RFC3339), servers)
+	reg := model.NewRegistry(m.opts.LastUpdated.UTC().Format(time.RFC3339), servers)
 	sortByName(reg.Servers)
 	m.summarize()
+	if len(servers) == 0 {
+		m.ds = append(m.ds, model.EmptyRegistryDiagnostic(m.owner, m.ownerField(""), m.whyEmpty(len(filtered))))
+	}
 	res := Result{Registry: reg, Filtered: filtered}
 	if m.render {
 		// Names are unique and sorted, so the document's list of servers is
@@ -315,7 +309,7 @@ func sortByName(servers []*model.Server) {
 
 // read parses one selected ConfigMap and adds its servers.
 func (m *merger) read(cm *corev1.ConfigMap) {
-	src := &source{cm: cm, ref: model.Ref("ConfigMap", &cm.ObjectMeta)}
+	src := &source{cm: cm, ref: model.FullRef("v1", "ConfigMap", &cm.ObjectMeta)}
 	m.sources = append(m.sources, src)
 	idx := len(m.sources) - 1
 
@@ -336,8 +330,8 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 	}
 
 	reg, pds := model.Parse(data, model.ParseOptions{
-		Format:           m.in.Format,
-		DefaultNamespace: m.in.DefaultNamespace,
+		Format:           m.format,
+		DefaultNamespace: m.opts.DefaultNamespace,
 		Source:           src.ref,
 		FieldPrefix:      src.field,
 	})
@@ -349,7 +343,7 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			d.Message = "ConfigMap skipped: " + d.Message
 			src.failure = d.Reason
 		case model.ReasonInvalidEntry:
-			src.skipped++
+			src.skip(model.ReasonInvalidEntry)
 		}
 		m.ds = append(m.ds, d)
 	}
@@ -374,7 +368,7 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 	var urls []string
 	for pos, s := range reg.Servers {
 		m.describe(s, src, pos)
-		ok, nds := model.Normalize(s, src.ref, src.field)
+		ok, nds := model.NormalizeWith(s, src.ref, src.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
 		if len(nds) > 0 {
 			// Normalize names fields under the prefix it is given; put the
 			// entry's own path in its place.
@@ -385,7 +379,11 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			}
 		}
 		if !ok {
-			src.skipped++
+			reason := model.ReasonInvalidEntry
+			if len(nds) > 0 && nds[len(nds)-1].Reason == model.ReasonMetaTooLarge {
+				reason = model.ReasonMetaTooLarge
+			}
+			src.skip(reason)
 			continue
 		}
 		name := s.Name()
@@ -422,7 +420,8 @@ func (m *merger) fieldOf(e *entry) string {
 }
 
 // describe gives an entry without description the stand-in text, since the
-// upstream schema requires one and seed 000's example entries have none.
+// upstream schema requires one and hand-written ConfigMap catalogs often
+// leave it out.
 func (m *merger) describe(s *model.Server, src *source, pos int) {
 	// Only a missing description or the empty string literal gets the
 	// stand-in; nothing else is decoded.
@@ -460,6 +459,20 @@ func joinCapped(items []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
+// whyEmpty says why a merge kept no server, filtered of them removed by
+// the filter.
+func (m *merger) whyEmpty(filtered int) string {
+	switch {
+	case m.selected == 0:
+		return "no ConfigMap selected"
+	case filtered > 0:
+		return fmt.Sprintf("the filter removed all %d", filtered)
+	case len(m.entries) == 0:
+		return fmt.Sprintf("the %d selected ConfigMaps hold no server that can be written", m.selected)
+	}
+	return fmt.Sprintf("all %d servers read were dropped", len(m.entries))
+}
+
 // summarize adds the PartialSyncFailure summary when a ConfigMap was skipped
 // or lost entries.
 func (m *merger) summarize() {
@@ -469,9 +482,9 @@ func (m *merger) summarize() {
 		case s.failure != "":
 			failed = append(failed, fmt.Sprintf("%s (%s)", s.ref.Name, s.failure))
 		case s.skipped == 1:
-			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", s.ref.Name, model.ReasonInvalidEntry))
+			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", s.ref.Name, s.skipText()))
 		case s.skipped > 1:
-			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", s.ref.Name, s.skipped, model.ReasonInvalidEntry))
+			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", s.ref.Name, s.skipped, s.skipText()))
 		}
 	}
 	if len(failed) == 0 {

@@ -26,7 +26,7 @@ func TestParseStrategy(t *testing.T) {
 	if _, err := ParseStrategy("Prefix"); err == nil {
 		t.Error(`ParseStrategy("Prefix") accepted a misspelling`)
 	}
-	res := Merge(Input{Strategy: "first-wins", ConfigMaps: []*corev1.ConfigMap{configMap("a", nil, upstreamDoc())}})
+	res := mergeIn(testInput{Strategy: "first-wins", ConfigMaps: []*corev1.ConfigMap{configMap("a", nil, upstreamDoc())}})
 	if res.Registry != nil || !res.Diagnostics.HasErrors() {
 		t.Errorf("an unknown strategy merged: %v", res.Diagnostics)
 	}
@@ -37,14 +37,14 @@ func TestMergeTable(t *testing.T) {
 	a := func(name, id string) testServer { return testServer{Name: name, ID: id} }
 	tests := []struct {
 		name    string
-		in      Input
+		in      testInput
 		want    []string // output names; nil with wantNil
 		wantNil bool
 		reasons string // comma-separated, sorted as Diagnostics are
 	}{
 		{
 			name: "selector orders by name: priority keeps the first name",
-			in: Input{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
+			in: testInput{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
 				configMap("zeta", regLabels, upstreamDoc(a("io.ex/ss", "z"))),
 				configMap("alpha", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
 			}},
@@ -53,7 +53,7 @@ func TestMergeTable(t *testing.T) {
 		},
 		{
 			name: "explicit ConfigMaps keep the order given",
-			in: Input{Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
+			in: testInput{Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
 				configMap("zeta", nil, upstreamDoc(a("io.ex/ss", "z"))),
 				configMap("alpha", nil, upstreamDoc(a("io.ex/ss", "a"))),
 			}},
@@ -62,15 +62,15 @@ func TestMergeTable(t *testing.T) {
 		},
 		{
 			name: "other namespaces are never selected",
-			in: Input{Namespace: "other", Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+			in: testInput{Namespace: "other", Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
 				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
 			}},
 			want:    []string{},
-			reasons: "NoConfigMapsSelected",
+			reasons: "EmptyRegistry,NoConfigMapsSelected",
 		},
 		{
 			name: "name mode",
-			in: Input{Namespace: testNS, Name: "b", ConfigMaps: []*corev1.ConfigMap{
+			in: testInput{Namespace: testNS, Name: "b", ConfigMaps: []*corev1.ConfigMap{
 				configMap("a", nil, upstreamDoc(a("io.ex/aa", "a"))),
 				configMap("b", nil, upstreamDoc(a("io.ex/bb", "b"))),
 			}},
@@ -78,25 +78,25 @@ func TestMergeTable(t *testing.T) {
 		},
 		{
 			name:    "selector and name together",
-			in:      Input{Namespace: testNS, Name: "b", Selector: regSelector},
+			in:      testInput{Namespace: testNS, Name: "b", Selector: regSelector},
 			wantNil: true,
 			reasons: "InvalidSelector",
 		},
 		{
 			name:    "empty selector",
-			in:      Input{Namespace: testNS, Selector: &metav1.LabelSelector{}},
+			in:      testInput{Namespace: testNS, Selector: &metav1.LabelSelector{}},
 			wantNil: true,
 			reasons: "InvalidSelector",
 		},
 		{
 			name:    "no ConfigMaps given",
-			in:      Input{},
+			in:      testInput{},
 			want:    []string{},
-			reasons: "NoConfigMapsSelected",
+			reasons: "EmptyRegistry,NoConfigMapsSelected",
 		},
 		{
 			name: "the same object twice is one source",
-			in: Input{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
 				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
 				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
 			}},
@@ -104,7 +104,7 @@ func TestMergeTable(t *testing.T) {
 		},
 		{
 			name: "a filter on prefixed names",
-			in: Input{Namespace: testNS, Selector: regSelector, Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Include: []string{"team-a/*"}}},
+			in: testInput{Namespace: testNS, Selector: regSelector, Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Include: []string{"team-a/*"}}},
 				ConfigMaps: []*corev1.ConfigMap{
 					configMap("team-a", regLabels, upstreamDoc(a("io.ex/ss", "a"), a("io.ex/tt", "t"))),
 					configMap("team-b", regLabels, upstreamDoc(a("io.ex/ss", "b"))),
@@ -114,13 +114,13 @@ func TestMergeTable(t *testing.T) {
 		},
 		{
 			name:    "a bad filter stops the merge",
-			in:      Input{Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"["}}}},
+			in:      testInput{Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"["}}}},
 			wantNil: true,
 			reasons: "InvalidFilter",
 		},
 		{
 			name: "the error strategy without conflicts merges",
-			in: Input{Strategy: StrategyError, ConfigMaps: []*corev1.ConfigMap{
+			in: testInput{Strategy: StrategyError, ConfigMaps: []*corev1.ConfigMap{
 				configMap("a", nil, upstreamDoc(a("io.ex/aa", "a"))),
 				configMap("b", nil, upstreamDoc(a("io.ex/bb", "b"))),
 			}},
@@ -130,7 +130,7 @@ func TestMergeTable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.LastUpdated = now
-			res := Merge(tt.in)
+			res := mergeIn(tt.in)
 			if tt.wantNil {
 				if res.Registry != nil {
 					t.Errorf("got a registry %v, want none", names(res))
@@ -153,11 +153,11 @@ func TestPriorityKeepsFirstSourceContent(t *testing.T) {
 		configMap("zeta", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", ID: "z"})),
 		configMap("alpha", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", ID: "a"})),
 	}
-	res := Merge(Input{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: cms, LastUpdated: now})
+	res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: cms, LastUpdated: now})
 	if got := serverID(res.Registry.Servers[0]); got != "a" {
 		t.Errorf("selector priority kept %q, want the copy of ConfigMap alpha", got)
 	}
-	res = Merge(Input{Strategy: StrategyPriority, ConfigMaps: cms, LastUpdated: now})
+	res = mergeIn(testInput{Strategy: StrategyPriority, ConfigMaps: cms, LastUpdated: now})
 	if got := serverID(res.Registry.Servers[0]); got != "z" {
 		t.Errorf("explicit priority kept %q, want the copy of the first ConfigMap given", got)
 	}
@@ -168,25 +168,28 @@ func TestBinaryDataKeyAndCustomKey(t *testing.T) {
 		ObjectMeta: metav1.ObjectMeta{Name: "bin", Namespace: testNS, Labels: regLabels},
 		BinaryData: map[string][]byte{"servers.json": []byte(upstreamDoc(testServer{Name: "io.ex/bin", ID: "b"}))},
 	}
-	res := Merge(Input{Namespace: testNS, Selector: regSelector, Key: "servers.json", ConfigMaps: []*corev1.ConfigMap{cm}, LastUpdated: now})
+	res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, Key: "servers.json", ConfigMaps: []*corev1.ConfigMap{cm}, LastUpdated: now})
 	if got := names(res); !slices.Equal(got, []string{"io.ex/bin"}) {
 		t.Errorf("names = %q (%v)", got, res.Diagnostics)
 	}
-	res = Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{cm}, LastUpdated: now})
+	res = mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{cm}, LastUpdated: now})
 	if len(res.Diagnostics.WithReason(model.ReasonMissingKey)) != 1 {
 		t.Errorf("the default key was found: %v", res.Diagnostics)
 	}
 }
 
 func TestGeneratedConfigMapsAreNotSelected(t *testing.T) {
-	reg := &model.MCPRegistry{ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS, UID: "u1"}}
+	src := Source{Owner: model.ObjectRef{Kind: model.KindMCPRegistry, Namespace: testNS, Name: "r", UID: "u1"}, Entry: "e", Namespace: testNS}
 	doc := []byte(upstreamDoc(testServer{Name: "io.ex/out", ID: "o"}))
-	out, _ := OutputConfigMap(reg, "e", doc, "h", 0)
+	out, _, err := OutputConfigMap(src, doc, "h", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out.Labels["reg"] = "true" // labels that would match
 	if !IsGenerated(out) {
 		t.Fatal("the output ConfigMap is not recognised as generated")
 	}
-	res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{out}, LastUpdated: now})
+	res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{out}, LastUpdated: now})
 	if len(res.Sources) != 0 {
 		t.Errorf("selected the output ConfigMap: %v", res.Sources)
 	}
@@ -202,13 +205,16 @@ func TestGeneratedConfigMapsAreNotSelected(t *testing.T) {
 }
 
 func TestOutputConfigMap(t *testing.T) {
-	reg := &model.MCPRegistry{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry"},
-		ObjectMeta: metav1.ObjectMeta{Name: "all-teams-registry", Namespace: "toolhive-system", UID: "uid-1"},
+	src := Source{
+		Owner: model.ObjectRef{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry",
+			Namespace: "toolhive-system", Name: "all-teams-registry", UID: "uid-1"},
+		Entry:     "team-registries",
+		Namespace: "toolhive-system",
+		Filter:    &model.RegistryFilter{Names: &model.IncludeExclude{Include: []string{"io.github.*"}}},
 	}
-	cm, ds := OutputConfigMap(reg, "team-registries", []byte("{}\n"), "abc", 0)
-	if len(ds) != 0 {
-		t.Errorf("diagnostics: %v", ds)
+	cm, ds, err := OutputConfigMap(src, []byte("{}\n"), "abc", 0)
+	if err != nil || len(ds) != 0 {
+		t.Errorf("error %v, diagnostics: %v", err, ds)
 	}
 	yes := true
 	want := &corev1.ConfigMap{
@@ -217,7 +223,7 @@ func TestOutputConfigMap(t *testing.T) {
 			Name:        "all-teams-registry-team-registries-merged",
 			Namespace:   "toolhive-system",
 			Labels:      map[string]string{GeneratedByLabel: GeneratedByValue},
-			Annotations: map[string]string{HashAnnotation: "abc", EntryAnnotation: "team-registries"},
+			Annotations: map[string]string{HashAnnotation: "abc", EntryAnnotation: "team-registries", FilterHashAnnotation: FilterHash(src.Filter)},
 			OwnerReferences: []metav1.OwnerReference{{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry",
 				Name: "all-teams-registry", UID: "uid-1", Controller: &yes, BlockOwnerDeletion: &yes}},
 		},
@@ -226,13 +232,27 @@ func TestOutputConfigMap(t *testing.T) {
 	if diff := cmp.Diff(want, cm); diff != "" {
 		t.Errorf("output ConfigMap (-want +got):\n%s", diff)
 	}
-	reg.APIVersion = ""
-	cm, _ = OutputConfigMap(reg, "Team Registries", nil, "", 0)
+	src.Owner.APIVersion, src.Entry, src.Filter = "", "Team Registries", nil
+	cm, _, err = OutputConfigMap(src, nil, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := cm.Annotations[FilterHashAnnotation]; ok {
+		t.Error("a filter hash annotation without a filter")
+	}
 	if got := cm.OwnerReferences[0].APIVersion; got != DefaultAPIVersion {
 		t.Errorf("apiVersion = %q, want %q", got, DefaultAPIVersion)
 	}
 	if got := cm.Name; !strings.HasPrefix(got, "all-teams-registry-team-registries-merged-") {
 		t.Errorf("name for an entry with spaces = %q", got)
+	}
+	// An owner without a UID: the API server would refuse the ownerReference.
+	src.Owner.UID = ""
+	if cm, _, err := OutputConfigMap(src, nil, "", 0); err == nil || cm != nil || !strings.Contains(err.Error(), "no UID") {
+		t.Errorf("no UID: ConfigMap %v, error %v", cm, err)
+	}
+	if cm, _, err := OutputConfigMap(Source{Entry: "e"}, nil, "", 0); err == nil || cm != nil {
+		t.Errorf("no owner: ConfigMap %v, error %v", cm, err)
 	}
 }
 
@@ -243,7 +263,7 @@ func TestOutputTooLarge(t *testing.T) {
 		servers = append(servers, testServer{Name: "io.github.example/server-" + strings.Repeat("x", 40) + "-" + itoa(i), ID: itoa(i)})
 	}
 	reg := &model.MCPRegistry{
-		ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: testNS},
+		ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: testNS, UID: "u-big"},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
 			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
 		}}},
@@ -273,8 +293,8 @@ func TestHash(t *testing.T) {
 	cms := []*corev1.ConfigMap{
 		configMap("a", regLabels, upstreamDoc(testServer{Name: "io.ex/aa", ID: "a"}, testServer{Name: "io.ex/bb", ID: "b"})),
 	}
-	r1 := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
-	r2 := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now.Add(time.Hour)})
+	r1 := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+	r2 := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now.Add(time.Hour)})
 	if r1.Hash == "" || r1.Hash != r2.Hash {
 		t.Errorf("hash depends on last_updated: %q vs %q", r1.Hash, r2.Hash)
 	}
@@ -290,7 +310,7 @@ func TestHash(t *testing.T) {
 		t.Error("Hash sorted its argument in place")
 	}
 	cms2 := []*corev1.ConfigMap{configMap("a", regLabels, upstreamDoc(testServer{Name: "io.ex/aa", ID: "a2"}, testServer{Name: "io.ex/bb", ID: "b"}))}
-	if r3 := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms2, LastUpdated: now}); r3.Hash == r1.Hash {
+	if r3 := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms2, LastUpdated: now}); r3.Hash == r1.Hash {
 		t.Error("hash does not see a changed server")
 	}
 	if Hash(nil) != Hash([]*model.Server{}) {
@@ -305,7 +325,7 @@ func TestMergeDoesNotChangeInputs(t *testing.T) {
 			BinaryData: map[string][]byte{"registry.json": []byte(upstreamDoc(testServer{Name: "io.ex/ss", ID: "b"}))}},
 	}
 	before, _ := json.Marshal(cms)
-	res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+	res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
 	if res.Registry == nil {
 		t.Fatal(res.Diagnostics)
 	}
@@ -332,11 +352,11 @@ func TestConfigMapEntry(t *testing.T) {
 	if _, err := ConfigMapEntry(reg, "nope"); err == nil || !strings.Contains(err.Error(), `"sel"`) {
 		t.Errorf(`ConfigMapEntry("nope") error = %v; want it to list "sel"`, err)
 	}
-	reg.Spec.Registries = append(reg.Spec.Registries, model.MCPRegistryConfig{Name: "ref", ConfigMapRef: &model.ConfigMapKeyRef{Name: "cm"}})
+	reg.Spec.Registries = append(reg.Spec.Registries, model.MCPRegistryConfig{Name: "ref", ConfigMapRef: cmRef("cm", "")})
 	if _, err := ConfigMapEntry(reg, ""); err == nil || !strings.Contains(err.Error(), "2 entries") {
 		t.Errorf(`ConfigMapEntry("") with two candidates: error = %v`, err)
 	}
-	reg.Spec.Registries[1].ConfigMapRef = &model.ConfigMapKeyRef{Name: "cm"}
+	reg.Spec.Registries[1].ConfigMapRef = cmRef("cm", "")
 	if _, err := ForRegistry(reg, "sel", nil, Options{}); err == nil {
 		t.Error("ForRegistry accepted an entry with both configMapRef and configMapSelector")
 	}
@@ -367,7 +387,7 @@ func TestForRegistryBadFormat(t *testing.T) {
 // taken from its bytes is Hash of the servers.
 func TestForRegistryDocument(t *testing.T) {
 	reg := &model.MCPRegistry{
-		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS},
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS, UID: "u-r"},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
 			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
 		}}},
@@ -402,7 +422,7 @@ func TestForRegistryDocument(t *testing.T) {
 	if h := Hash(res.Registry.Servers); res.Hash != h || res.ConfigMap.Annotations[HashAnnotation] != h {
 		t.Errorf("hash %q, annotation %q, Hash of the servers %q", res.Hash, res.ConfigMap.Annotations[HashAnnotation], h)
 	}
-	if plain := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now}); plain.Hash != res.Hash {
+	if plain := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now}); plain.Hash != res.Hash {
 		t.Errorf("Merge's hash %q differs from ForRegistry's %q", plain.Hash, res.Hash)
 	}
 }

@@ -1,8 +1,11 @@
 package merge
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/naming"
@@ -18,6 +21,9 @@ const (
 	HashAnnotation = "toolhive.stacklok.dev/registry-hash"
 	// EntryAnnotation names the MCPRegistry entry the ConfigMap was merged for.
 	EntryAnnotation = "toolhive.stacklok.dev/registry-entry"
+	// FilterHashAnnotation holds FilterHash of the entry's filter at the
+	// merge, to tell a changed filter at the next sync decision.
+	FilterHashAnnotation = "toolhive.stacklok.dev/filter-hash"
 	// MaxConfigMapSize is the most data a ConfigMap may hold (1 MiB), the
 	// limit the API server enforces on the sum of keys and values.
 	MaxConfigMapSize = 1 << 20
@@ -34,42 +40,62 @@ func OutputConfigMapName(registry, entry string) string {
 	return naming.DNSSubdomain(registry, entry, "merged")
 }
 
-// OutputConfigMap renders the ConfigMap an operator writes for a merge of an
-// MCPRegistry entry: in the MCPRegistry's namespace, named by
-// OutputConfigMapName, the document under OutputKey, labelled
-// GeneratedByLabel=GeneratedByValue, annotated with the hash and the entry,
-// and with a controller ownerReference to the MCPRegistry (its apiVersion
-// from the snapshot's TypeMeta, else DefaultAPIVersion; its UID when the
-// snapshot has one), so that it is deleted with it.
+// OutputConfigMap renders the ConfigMap an operator writes for the merge of
+// src: in src.Namespace, named OutputConfigMapName(src.Owner.Name,
+// src.Entry), the document under OutputKey, labelled
+// GeneratedByLabel=GeneratedByValue, and with a controller ownerReference to
+// src.Owner (its apiVersion, DefaultAPIVersion when empty), so that it is
+// deleted with it.
+//
+// The ConfigMap is where the per-entry sync state is kept: HashAnnotation
+// holds the content hash of the document (Result.Hash), FilterHashAnnotation
+// the hash of src.Filter (FilterHash; absent without a filter) and
+// EntryAnnotation the entry. One output ConfigMap per entry, each entry's
+// hashes on its own ConfigMap: ToolHive's MCPRegistry status has room for
+// one hash of each only, for the registry as a whole. SyncInputFor reads
+// them back.
 //
 // doc is the document (ForRegistry writes it compact). When the key and the
 // document are more than maxBytes (MaxConfigMapSize when 0), the ConfigMap is
-// still returned with an OutputTooLarge error: the API server would refuse it.
-func OutputConfigMap(reg *model.MCPRegistry, entry string, doc []byte, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics) {
-	return outputConfigMap(reg, entry, string(doc), hash, maxBytes)
+// still returned with an OutputTooLarge error diagnostic: the API server
+// would refuse it. An owner without a Kind, Name or UID is an error and no
+// ConfigMap: the API server refuses an ownerReference without a UID.
+func OutputConfigMap(src Source, doc []byte, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics, error) {
+	return outputConfigMap(src, string(doc), hash, maxBytes)
 }
 
-func outputConfigMap(reg *model.MCPRegistry, entry string, doc string, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics) {
+func outputConfigMap(src Source, doc string, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics, error) {
+	owner := src.Owner
+	switch {
+	case owner.Kind == "" || owner.Name == "":
+		return nil, nil, fmt.Errorf("output ConfigMap of entry %q: the source has no owner object", src.Entry)
+	case owner.UID == "":
+		return nil, nil, fmt.Errorf("output ConfigMap of %s entry %q: the owner has no UID (read it from the API server); an ownerReference without one is refused", owner, src.Entry)
+	}
 	if maxBytes <= 0 {
 		maxBytes = MaxConfigMapSize
 	}
-	apiVersion := reg.APIVersion
+	apiVersion := owner.APIVersion
 	if apiVersion == "" {
 		apiVersion = DefaultAPIVersion
+	}
+	annotations := map[string]string{HashAnnotation: hash, EntryAnnotation: src.Entry}
+	if fh := FilterHash(src.Filter); fh != "" {
+		annotations[FilterHashAnnotation] = fh
 	}
 	yes := true
 	cm := &corev1.ConfigMap{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name:        OutputConfigMapName(reg.Name, entry),
-			Namespace:   reg.Namespace,
+			Name:        OutputConfigMapName(owner.Name, src.Entry),
+			Namespace:   src.Namespace,
 			Labels:      map[string]string{GeneratedByLabel: GeneratedByValue},
-			Annotations: map[string]string{HashAnnotation: hash, EntryAnnotation: entry},
+			Annotations: annotations,
 			OwnerReferences: []metav1.OwnerReference{{
 				APIVersion:         apiVersion,
-				Kind:               model.KindMCPRegistry,
-				Name:               reg.Name,
-				UID:                reg.UID,
+				Kind:               owner.Kind,
+				Name:               owner.Name,
+				UID:                types.UID(owner.UID),
 				Controller:         &yes,
 				BlockOwnerDeletion: &yes,
 			}},
@@ -78,8 +104,8 @@ func outputConfigMap(reg *model.MCPRegistry, entry string, doc string, hash stri
 	}
 	var ds model.Diagnostics
 	if size := len(OutputKey) + len(doc); size > maxBytes {
-		ds = append(ds, model.Errorf(model.ReasonOutputTooLarge, model.Ref("ConfigMap", &cm.ObjectMeta), "data["+OutputKey+"]",
+		ds = append(ds, model.Errorf(model.ReasonOutputTooLarge, model.FullRef("v1", "ConfigMap", &cm.ObjectMeta), "data["+OutputKey+"]",
 			"the merged registry is %d bytes; a ConfigMap holds at most %d", size, maxBytes))
 	}
-	return cm, ds
+	return cm, ds, nil
 }

@@ -139,13 +139,13 @@ func TestMergeProperties(t *testing.T) {
 		gs := drawConfigMaps(t)
 		strategy := rapid.SampledFrom([]Strategy{StrategyPrefix, StrategyPriority, StrategyError}).Draw(t, "strategy")
 		f := drawFilter(t)
-		in := Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), Strategy: strategy, Filter: f, LastUpdated: now}
-		res := Merge(in)
+		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), Strategy: strategy, Filter: f, LastUpdated: now}
+		res := mergeIn(in)
 
 		// Permutation invariance.
 		perm := in
 		perm.ConfigMaps = shuffled(t, in.ConfigMaps)
-		again := Merge(perm)
+		again := mergeIn(perm)
 		if string(res.Document()) != string(again.Document()) || res.Hash != again.Hash {
 			t.Fatalf("output depends on ConfigMap order:\n%s\nvs\n%s", res.Document(), again.Document())
 		}
@@ -176,7 +176,7 @@ func TestMergeProperties(t *testing.T) {
 		// before filtering, so names agree.
 		unf := in
 		unf.Filter = nil
-		all := Merge(unf)
+		all := mergeIn(unf)
 		inAll := map[string]string{} // id -> final name
 		for _, s := range all.Registry.Servers {
 			id := serverID(s)
@@ -238,7 +238,7 @@ func TestMergeProperties(t *testing.T) {
 		}
 
 		// Idempotence: the output merged alone is itself.
-		self := Merge(Input{Namespace: testNS, Selector: regSelector, LastUpdated: now,
+		self := mergeIn(testInput{Namespace: testNS, Selector: regSelector, LastUpdated: now,
 			ConfigMaps: []*corev1.ConfigMap{configMap("merged", regLabels, string(doc))}})
 		if string(self.Document()) != string(doc) || self.Hash != res.Hash {
 			t.Fatalf("merging the output alone changed it:\n%s\nvs\n%s", doc, self.Document())
@@ -251,7 +251,7 @@ func TestMergeProperties(t *testing.T) {
 func TestPrefixRuleProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		gs := drawConfigMaps(t)
-		res := Merge(Input{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), LastUpdated: now})
+		res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), LastUpdated: now})
 		// count is how many ConfigMaps hold a valid entry of each name: the
 		// conflicts the merge sees after reading, before remote URLs are
 		// deduplicated.

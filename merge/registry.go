@@ -2,49 +2,34 @@ package merge
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
-	"time"
+	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Options are the settings of ForRegistry that the MCPRegistry does not hold.
-type Options struct {
-	// Strategy settles conflicts; StrategyPrefix when empty.
-	Strategy Strategy
-	// DefaultNamespace is the namespace of legacy and list entries without
-	// one; model.DefaultNamespace when empty.
-	DefaultNamespace string
-	// LastUpdated is written as meta.last_updated.
-	LastUpdated time.Time
-	// MaxOutputBytes is the size limit of the output ConfigMap;
-	// MaxConfigMapSize when 0.
-	MaxOutputBytes int
-}
-
-// HasConfigMapSource reports whether a registry entry reads ConfigMaps.
-func HasConfigMapSource(c *model.MCPRegistryConfig) bool {
-	return c.ConfigMapRef != nil || c.ConfigMapSelector != nil
-}
-
 // ConfigMapEntry finds the entry of reg to merge: the one named entry, or,
 // when entry is "", the only entry with a ConfigMap source. The error says
 // why none fits, listing the candidates.
 func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
 	ref := model.Ref(model.KindMCPRegistry, &reg.ObjectMeta)
+	if reg.UsesConfigYAML() {
+		return -1, fmt.Errorf("%s has the registry server's own configuration (spec.configYAML, ToolHive's v1beta1 shape) and names no ConfigMap source", ref)
+	}
 	var candidates []string
 	var at []int
 	for i := range reg.Spec.Registries {
 		c := &reg.Spec.Registries[i]
 		if entry != "" && c.Name == entry {
-			if !HasConfigMapSource(c) {
+			if !c.HasConfigMapSource() {
 				return -1, fmt.Errorf("%s: entry %q has no ConfigMap source (configMapRef or configMapSelector)", ref, entry)
 			}
 			return i, nil
 		}
-		if HasConfigMapSource(c) {
+		if c.HasConfigMapSource() {
 			candidates = append(candidates, fmt.Sprintf("%q", c.Name))
 			at = append(at, i)
 		}
@@ -67,13 +52,149 @@ func orNone(s []string) string {
 	return strings.Join(s, ", ")
 }
 
+// SourcesFor is the MCPRegistry adapter: the merge sources of its entries
+// that read ConfigMaps (configMapRef or configMapSelector), in entry order,
+// and diagnostics about the others. Each Source carries the MCPRegistry as
+// Owner (with its apiVersion, DefaultAPIVersion when the snapshot has none,
+// and its UID), the entry's name and field path, its key, format, filter and
+// sync interval; the conflict strategy is left to Options.
+//
+// Entries whose source is a git repository, a registry API or a
+// PersistentVolumeClaim are valid but read by ToolHive's registry server
+// itself: each gets an Info SourceNotMergeable naming the entry and its
+// source type. An entry with no source or several is a SourceNotMergeable
+// warning (ValidateMCPRegistry rejects it), and a configMapRef without a
+// name an InvalidSelector error; neither becomes a Source. An MCPRegistry of
+// the v1beta1 shape (spec.configYAML; see model.MCPRegistry.UsesConfigYAML)
+// or without registries gives no sources and a NoConfigMapSource warning, so
+// that it is never silently empty. The diagnostics are sorted.
+func SourcesFor(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
+	if reg == nil {
+		return nil, nil
+	}
+	owner := registryOwner(reg)
+	var ds model.Diagnostics
+	switch {
+	case reg.UsesConfigYAML():
+		apiVersion := reg.APIVersion
+		if apiVersion == "" {
+			apiVersion = "an unstated apiVersion"
+		}
+		ds = append(ds, model.Warningf(model.ReasonNoConfigMapSource, owner, "spec.configYAML",
+			"MCPRegistry of %s holds the registry server's own configuration (spec.configYAML) and names no ConfigMap source; nothing is merged for it", apiVersion))
+		return nil, ds
+	case len(reg.Spec.Registries) == 0:
+		ds = append(ds, model.Warningf(model.ReasonNoConfigMapSource, owner, "spec.registries",
+			"MCPRegistry has no registries and names no ConfigMap source; nothing is merged for it"))
+		return nil, ds
+	}
+	var out []Source
+	for i := range reg.Spec.Registries {
+		src, eds, ok := entrySource(reg, owner, i)
+		ds = append(ds, eds...)
+		if ok {
+			out = append(out, src)
+		}
+	}
+	ds.Sort()
+	return out, ds
+}
+
+// registryOwner is the ObjectRef of an MCPRegistry as a merge owner.
+func registryOwner(reg *model.MCPRegistry) model.ObjectRef {
+	apiVersion := reg.APIVersion
+	if apiVersion == "" {
+		apiVersion = DefaultAPIVersion
+	}
+	return model.FullRef(apiVersion, model.KindMCPRegistry, &reg.ObjectMeta)
+}
+
+// maxEntryName bounds an entry name echoed in a diagnostic.
+const maxEntryName = 253
+
+// entrySource is the Source of entry i of reg, with the diagnostics of
+// SourcesFor about it; ok is false when the entry gives no Source.
+func entrySource(reg *model.MCPRegistry, owner model.ObjectRef, i int) (Source, model.Diagnostics, bool) {
+	c := &reg.Spec.Registries[i]
+	field := fmt.Sprintf("spec.registries[%d]", i)
+	name := quoteCapped(c.Name, maxEntryName)
+	types := c.SourceTypes()
+	switch {
+	case len(types) == 0:
+		return Source{}, model.Diagnostics{model.Warningf(model.ReasonSourceNotMergeable, owner, field,
+			"entry %s sets no source (configMapRef, configMapSelector, git, api or pvcRef); nothing to merge", name)}, false
+	case len(types) > 1:
+		return Source{}, model.Diagnostics{model.Warningf(model.ReasonSourceNotMergeable, owner, field,
+			"entry %s sets %s; exactly one source is allowed, so it is not merged", name, strings.Join(types, ", "))}, false
+	case !c.HasConfigMapSource():
+		return Source{}, model.Diagnostics{model.Infof(model.ReasonSourceNotMergeable, owner, field+"."+types[0],
+			"entry %s reads from %s, which ToolHive's registry server fetches itself; not mergeable here", name, sourceTypeName(types[0]))}, false
+	}
+	src := Source{
+		Owner:     owner,
+		Entry:     c.Name,
+		Field:     field,
+		Namespace: reg.Namespace,
+		Filter:    c.Filter,
+	}
+	if f, err := model.ParseFormat(c.Format); err == nil {
+		src.Format = f
+	} else {
+		src.Format = model.Format(c.Format) // Merge reports it as UnknownFormat
+	}
+	if c.SyncPolicy != nil {
+		src.Interval = c.SyncPolicy.Interval
+	}
+	if c.ConfigMapSelector != nil {
+		src.Selector = c.ConfigMapSelector.LabelSelector()
+		src.Key = c.ConfigMapSelector.Key
+	} else {
+		src.Name = c.ConfigMapRef.Name
+		src.Key = c.ConfigMapRef.Key
+		if src.Name == "" {
+			return Source{}, model.Diagnostics{model.Errorf(model.ReasonInvalidSelector, owner, field+".configMapRef.name",
+				"entry %s: configMapRef has no name", name)}, false
+		}
+	}
+	return src, nil, true
+}
+
+// sourceTypeName says what a source field reads, for messages.
+func sourceTypeName(t string) string {
+	switch t {
+	case model.SourceGit:
+		return "a git repository (git)"
+	case model.SourceAPI:
+		return "a registry API (api)"
+	case model.SourcePVCRef:
+		return "a PersistentVolumeClaim (pvcRef)"
+	}
+	return t
+}
+
+// quoteCapped quotes s for a message, cut to at most n bytes (on a rune
+// boundary) with an ellipsis, so that a hostile value stays short.
+func quoteCapped(s string, n int) string {
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
 // ForRegistry merges the ConfigMaps an MCPRegistry entry selects (or names)
-// from the snapshot configMaps, applying the entry's format, key and filter,
-// and renders the output ConfigMap (OutputConfigMap) when a registry results,
-// holding the document as compact JSON and a newline: the reader of the file
-// is ToolHive's registry server, and compact JSON of registry entries takes
+// from the snapshot configMaps: SourcesFor's Source of that entry, merged
+// with Merge. When the MCPRegistry has a UID (it was read from the API
+// server), it also renders the output ConfigMap (OutputConfigMap), holding
+// the document as compact JSON and a newline: the reader of the file is
+// ToolHive's registry server, and compact JSON of registry entries takes
 // about 40% fewer bytes than indented, which matters under the 1 MiB a
-// ConfigMap holds.
+// ConfigMap holds. Without a UID no ownerReference the API server accepts
+// can be written, so Result.ConfigMap stays nil.
+//
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
 // for an entry that cannot be merged at all (missing, several candidates, no
 // ConfigMap source, or both configMapRef and configMapSelector); everything
@@ -84,45 +205,30 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 		return Result{}, err
 	}
 	c := &reg.Spec.Registries[i]
-	owner := model.Ref(model.KindMCPRegistry, &reg.ObjectMeta)
+	owner := registryOwner(reg)
 	if c.ConfigMapRef != nil && c.ConfigMapSelector != nil {
 		return Result{}, fmt.Errorf("%s: entry %q sets both configMapRef and configMapSelector; exactly one source is allowed", owner, c.Name)
 	}
-	field := fmt.Sprintf("spec.registries[%d]", i)
-	in := Input{
-		Owner:            owner,
-		OwnerField:       field,
-		Namespace:        reg.Namespace,
-		ConfigMaps:       configMaps,
-		DefaultNamespace: opts.DefaultNamespace,
-		Strategy:         opts.Strategy,
-		Filter:           c.Filter,
-		LastUpdated:      opts.LastUpdated,
+	src, ds, ok := entrySource(reg, owner, i)
+	if !ok {
+		return Result{Diagnostics: ds}, nil
 	}
-	if c.ConfigMapSelector != nil {
-		in.Selector = c.ConfigMapSelector.LabelSelector()
-		in.Key = c.ConfigMapSelector.Key
-	} else {
-		in.Name = c.ConfigMapRef.Name
-		in.Key = c.ConfigMapRef.Key
-		if in.Name == "" {
-			return Result{Diagnostics: model.Diagnostics{model.Errorf(model.ReasonInvalidSelector, owner, field+".configMapRef.name",
-				"entry %q: configMapRef has no name", c.Name)}}, nil
-		}
+	res, doc := merge(src, configMaps, opts, true)
+	// What SourcesFor says of the other entries (not mergeable here) is
+	// about the same MCPRegistry: report it with the merge.
+	_, all := SourcesFor(reg)
+	if len(all) > 0 {
+		res.Diagnostics = append(res.Diagnostics, all...)
+		res.Diagnostics.Sort()
 	}
-	format, err := model.ParseFormat(c.Format)
-	if err != nil {
-		return Result{Diagnostics: model.Diagnostics{model.Errorf(model.ReasonUnknownFormat, owner, field+".format",
-			"entry %q: %v", c.Name, err)}}, nil
-	}
-	in.Format = format
-	res, doc := merge(in, true)
-	if res.Registry != nil {
-		cm, ds := outputConfigMap(reg, c.Name, doc, res.Hash, opts.MaxOutputBytes)
-		res.ConfigMap = cm
-		if len(ds) > 0 {
-			res.Diagnostics = append(res.Diagnostics, ds...)
-			res.Diagnostics.Sort()
+	if res.Registry != nil && reg.UID != "" {
+		cm, ds, err := outputConfigMap(src, doc, res.Hash, opts.MaxOutputBytes)
+		if err == nil {
+			res.ConfigMap = cm
+			if len(ds) > 0 {
+				res.Diagnostics = append(res.Diagnostics, ds...)
+				res.Diagnostics.Sort()
+			}
 		}
 	}
 	return res, nil

@@ -73,7 +73,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"invalid selector: %v", err))
 			return nil, false
 		}
-		for _, cm := range in.ConfigMaps {
+		for _, cm := range m.cms {
 			if cm != nil && cm.Namespace == in.Namespace && !IsGenerated(cm) && sel.Matches(labels.Set(cm.Labels)) {
 				cms = append(cms, cm)
 			}
@@ -85,7 +85,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"no ConfigMap in namespace %q matches selector %q; the registry is empty", in.Namespace, sel.String()))
 		}
 	case in.Name != "":
-		for _, cm := range in.ConfigMaps {
+		for _, cm := range m.cms {
 			if cm != nil && cm.Namespace == in.Namespace && cm.Name == in.Name {
 				cms = append(cms, cm)
 			}
@@ -96,7 +96,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"ConfigMap %s/%s not found; the registry is empty", in.Namespace, in.Name))
 		}
 	default:
-		for _, cm := range in.ConfigMaps {
+		for _, cm := range m.cms {
 			if cm != nil {
 				cms = append(cms, cm)
 			}
@@ -151,7 +151,7 @@ func newer(a, b *corev1.ConfigMap) bool {
 }
 
 // sortConfigMaps orders selected ConfigMaps by name, the merge order of a
-// selector (SPEC §4).
+// selector, so that a priority conflict strategy has a stable, visible order.
 func sortConfigMaps(cms []*corev1.ConfigMap) {
 	// Names are unique after dedupe: all are in one namespace.
 	slices.SortFunc(cms, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })

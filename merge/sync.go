@@ -6,25 +6,29 @@ import (
 	"encoding/json"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/mcpreg/mcpreg/model"
 )
 
 // SyncTriggerAnnotation is the MCPRegistry annotation a user sets to a new
-// value to ask for a sync (seed 003).
+// value to ask for a sync whatever the interval says.
 const SyncTriggerAnnotation = "toolhive.stacklok.dev/sync-trigger"
 
-// Reasons of a SyncDecision. They use the spelling of ToolHive's operator
-// where it has the same case.
+// Reasons of a SyncDecision. They are CamelCase, so that a decision's reason
+// can be a metav1.Condition reason and an Event reason as it is (Conditions
+// uses them); ToolHive's operator spells the same cases in kebab-case
+// ("never-synced", "up-to-date-with-policy").
 const (
-	SyncReasonNeverSynced          = "never-synced"
-	SyncReasonManualWithChanges    = "manual-sync-with-data-changes"
-	SyncReasonManualNoChanges      = "manual-sync-no-data-changes"
-	SyncReasonFilterChanged        = "filter-changed"
-	SyncReasonSourceDataChanged    = "source-data-changed"
-	SyncReasonIntervalElapsed      = "interval-elapsed"
-	SyncReasonErrorParsingInterval = "error-parsing-sync-interval"
-	SyncReasonUpToDateWithPolicy   = "up-to-date-with-policy"
-	SyncReasonUpToDateNoPolicy     = "up-to-date-no-policy"
+	SyncReasonNeverSynced          = "NeverSynced"
+	SyncReasonManualWithChanges    = "ManualSyncWithDataChanges"
+	SyncReasonManualNoChanges      = "ManualSyncNoDataChanges"
+	SyncReasonFilterChanged        = "FilterChanged"
+	SyncReasonSourceDataChanged    = "SourceDataChanged"
+	SyncReasonIntervalElapsed      = "IntervalElapsed"
+	SyncReasonErrorParsingInterval = "ErrorParsingSyncInterval"
+	SyncReasonUpToDateWithPolicy   = "UpToDateWithPolicy"
+	SyncReasonUpToDateNoPolicy     = "UpToDateNoPolicy"
 )
 
 // SyncInput is what the sync decision reads. Times are the caller's; the
@@ -34,7 +38,9 @@ type SyncInput struct {
 	Interval string
 	// LastSyncTime is the last successful sync; zero when there was none.
 	LastSyncTime time.Time
-	// LastSyncHash is status.syncStatus.lastSyncHash.
+	// LastSyncHash is the content hash of the last sync: HashAnnotation of
+	// the output ConfigMap (see SyncInputFor), or ToolHive's
+	// status.syncStatus.lastSyncHash for a registry of one entry.
 	LastSyncHash string
 	// CurrentHash is the hash of the data as it is now (Result.Hash for a
 	// ConfigMap source); "" when the caller has not fetched it, as for a
@@ -43,8 +49,9 @@ type SyncInput struct {
 	// Trigger is the value of the SyncTriggerAnnotation; LastTrigger is
 	// status.lastManualSyncTrigger, the last value processed.
 	Trigger, LastTrigger string
-	// FilterHash is FilterHash of the entry's filter now; LastFilterHash the
-	// one recorded at the last sync.
+	// FilterHash is FilterHash of the source's filter now; LastFilterHash the
+	// one recorded at the last sync (FilterHashAnnotation of the output
+	// ConfigMap).
 	FilterHash, LastFilterHash string
 	// Now is the current time.
 	Now time.Time
@@ -62,7 +69,7 @@ type SyncDecision struct {
 	RecordTrigger bool
 }
 
-// DecideSync is the sync decision of seed 003. In order:
+// DecideSync decides whether an MCPRegistry entry must sync now. In order:
 //
 //  1. a new manual trigger (Trigger set and not LastTrigger) syncs, with
 //     SyncReasonManualWithChanges when there is something to sync and
@@ -124,33 +131,36 @@ func DecideSync(in SyncInput) SyncDecision {
 	return SyncDecision{Reason: SyncReasonUpToDateWithPolicy, RequeueAfter: min(next.Sub(in.Now), interval)}
 }
 
-// SyncInputFor fills a SyncInput from an MCPRegistry entry (by index) and its
-// status: interval, last sync time and hash, trigger annotation and last
-// processed trigger, the entry's filter hash. The caller adds what the
-// snapshot does not hold: the current hash and the filter hash recorded at
-// the last sync.
-func SyncInputFor(reg *model.MCPRegistry, entry int, currentHash, lastFilterHash string, now time.Time) SyncInput {
+// SyncInputFor fills a SyncInput for a source: its interval and the hash of
+// its filter now, and, from output — the source's output ConfigMap as last
+// written (OutputConfigMap), nil before the first sync — the content hash
+// and filter hash recorded at the last sync (HashAnnotation,
+// FilterHashAnnotation). currentHash is the hash of the data as it is now
+// (Result.Hash of a fresh merge). The caller adds what neither holds: the
+// manual trigger (RegistryTrigger for an MCPRegistry) and, if it keeps one,
+// the last sync time.
+func SyncInputFor(src Source, output *corev1.ConfigMap, currentHash string, now time.Time) SyncInput {
 	in := SyncInput{
-		CurrentHash:    currentHash,
-		Trigger:        reg.Annotations[SyncTriggerAnnotation],
-		LastTrigger:    reg.Status.LastManualSyncTrigger,
-		LastFilterHash: lastFilterHash,
-		Now:            now,
+		Interval:    src.Interval,
+		CurrentHash: currentHash,
+		FilterHash:  FilterHash(src.Filter),
+		Now:         now,
 	}
-	if entry >= 0 && entry < len(reg.Spec.Registries) {
-		c := &reg.Spec.Registries[entry]
-		if c.SyncPolicy != nil {
-			in.Interval = c.SyncPolicy.Interval
-		}
-		in.FilterHash = FilterHash(c.Filter)
-	}
-	if s := reg.Status.SyncStatus; s != nil {
-		in.LastSyncHash = s.LastSyncHash
-		if s.LastSyncTime != nil {
-			in.LastSyncTime = s.LastSyncTime.Time
-		}
+	if output != nil {
+		in.LastSyncHash = output.Annotations[HashAnnotation]
+		in.LastFilterHash = output.Annotations[FilterHashAnnotation]
 	}
 	return in
+}
+
+// RegistryTrigger returns the manual sync request of an MCPRegistry: the
+// value of its SyncTriggerAnnotation, and the last value processed
+// (status.lastManualSyncTrigger), for SyncInput.Trigger and LastTrigger.
+func RegistryTrigger(reg *model.MCPRegistry) (trigger, lastProcessed string) {
+	if reg == nil {
+		return "", ""
+	}
+	return reg.Annotations[SyncTriggerAnnotation], reg.Status.LastManualSyncTrigger
 }
 
 // FilterHash identifies a filter's patterns, to tell when they change: "" for

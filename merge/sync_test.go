@@ -54,24 +54,48 @@ func TestDecideSync(t *testing.T) {
 }
 
 func TestSyncInputFor(t *testing.T) {
-	last := metav1.NewTime(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
+	last := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	f := &model.RegistryFilter{Names: &model.IncludeExclude{Include: []string{"team-a/*"}}}
 	reg := &model.MCPRegistry{
-		ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{SyncTriggerAnnotation: "t2"}},
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS, UID: "u", Annotations: map[string]string{SyncTriggerAnnotation: "t2"}},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
-			Name: "e", SyncPolicy: &model.SyncPolicy{Interval: "5m"}, Filter: f,
+			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels}, SyncPolicy: &model.SyncPolicy{Interval: "5m"}, Filter: f,
 		}}},
-		Status: model.MCPRegistryStatus{
-			LastManualSyncTrigger: "t1",
-			SyncStatus:            &model.SyncStatus{LastSyncTime: &last, LastSyncHash: "h1"},
-		},
+		Status: model.MCPRegistryStatus{LastManualSyncTrigger: "t1"},
+	}
+	srcs, _ := SourcesFor(reg)
+	if len(srcs) != 1 {
+		t.Fatalf("sources: %v", srcs)
 	}
 	now := last.Add(time.Minute)
-	got := SyncInputFor(reg, 0, "h2", "f0", now)
-	want := SyncInput{Interval: "5m", LastSyncTime: last.Time, LastSyncHash: "h1", CurrentHash: "h2",
-		Trigger: "t2", LastTrigger: "t1", FilterHash: FilterHash(f), LastFilterHash: "f0", Now: now}
+	// Before the first sync there is no output ConfigMap.
+	got := SyncInputFor(srcs[0], nil, "h2", now)
+	want := SyncInput{Interval: "5m", CurrentHash: "h2", FilterHash: FilterHash(f), Now: now}
+	if got != want {
+		t.Errorf("SyncInputFor(nil) = %+v\nwant %+v", got, want)
+	}
+	if d := DecideSync(got); !d.Sync || d.Reason != SyncReasonNeverSynced {
+		t.Errorf("first decision %+v", d)
+	}
+	// The output ConfigMap records the hashes of the last sync.
+	out, _, err := OutputConfigMap(srcs[0], []byte("{}\n"), "h1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = SyncInputFor(srcs[0], out, "h2", now)
+	got.Trigger, got.LastTrigger = RegistryTrigger(reg)
+	want = SyncInput{Interval: "5m", LastSyncHash: "h1", CurrentHash: "h2",
+		Trigger: "t2", LastTrigger: "t1", FilterHash: FilterHash(f), LastFilterHash: FilterHash(f), Now: now}
 	if got != want {
 		t.Errorf("SyncInputFor = %+v\nwant %+v", got, want)
+	}
+	// The same data and filter after the sync: up to date.
+	got = SyncInputFor(srcs[0], out, "h1", now)
+	if d := DecideSync(got); d.Sync || d.Reason != SyncReasonUpToDateWithPolicy {
+		t.Errorf("decision after the sync %+v", d)
+	}
+	if a, b := RegistryTrigger(nil); a != "" || b != "" {
+		t.Error("RegistryTrigger(nil)")
 	}
 	if FilterHash(nil) != "" || FilterHash(&model.RegistryFilter{Names: &model.IncludeExclude{}}) != "" {
 		t.Error("an empty filter has a hash")

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/mcpreg/mcpreg/model"
 )
 
 // The test fixtures: ConfigMaps in namespace "ns" labelled reg=true, holding
@@ -106,3 +109,34 @@ func serverID(s interface {
 }
 
 func idf(cm, i int) string { return fmt.Sprintf("c%d-e%d", cm, i) }
+
+// testInput is a merge as one value, the settings of Source and Options and
+// the ConfigMaps side by side, so that table rows stay short.
+type testInput struct {
+	Owner            model.ObjectRef
+	OwnerField       string
+	Namespace        string
+	ConfigMaps       []*corev1.ConfigMap
+	Selector         *metav1.LabelSelector
+	Name             string
+	Key              string
+	Format           model.Format
+	DefaultNamespace string
+	Strategy         Strategy
+	Filter           *model.RegistryFilter
+	LastUpdated      time.Time
+	MaxMetaSize      int
+}
+
+// mergeIn runs Merge on a testInput.
+func mergeIn(in testInput) Result {
+	return Merge(Source{
+		Owner: in.Owner, Field: in.OwnerField, Namespace: in.Namespace, Selector: in.Selector, Name: in.Name,
+		Key: in.Key, Format: in.Format, Filter: in.Filter, Strategy: in.Strategy,
+	}, in.ConfigMaps, Options{DefaultNamespace: in.DefaultNamespace, LastUpdated: in.LastUpdated, MaxMetaSize: in.MaxMetaSize})
+}
+
+// cmRef is a configMapRef as ToolHive spells it.
+func cmRef(name, key string) *corev1.ConfigMapKeySelector {
+	return &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: name}, Key: key}
+}

@@ -12,19 +12,29 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// sourceRuleMessage is the message of ToolHive's CEL rule on registry entries.
-const sourceRuleMessage = "exactly one source type must be specified (configMapRef, configMapSelector, git, or api)"
+// sourceRuleMessage is the message of the rule on registry entries:
+// ToolHive's own (configMapRef, git, api, pvcRef) with configMapSelector.
+const sourceRuleMessage = "exactly one source type must be specified (configMapRef, configMapSelector, git, api, or pvcRef)"
 
-// ValidateMCPRegistry checks an MCPRegistry's spec the way seed 000's CEL
-// rules would, in Go, so an operator can reject it with field paths before
-// merging: at least one entry; entry names present and unique; exactly one of
-// configMapRef, configMapSelector, git and api per entry; a selector with
-// matchLabels or matchExpressions, both well formed; a configMapRef with a
-// name; ConfigMap keys that Kubernetes allows; a known format; a positive Go
-// duration as syncPolicy.interval ("5m", "1h"); filter name patterns that
-// compile (see package filter).
+// ValidateMCPRegistry checks an MCPRegistry's spec the way the CRD's schema
+// and CEL rules would, in Go, so an operator can reject it with field paths
+// before merging: at least one entry; entry names present and unique;
+// exactly one of configMapRef, configMapSelector, git, api and pvcRef per
+// entry (a git, api or pvcRef entry is valid, though SourcesFor cannot merge
+// it); a selector with matchLabels or matchExpressions, both well formed; a
+// configMapRef with a name; ConfigMap keys that Kubernetes allows; a known
+// format; a positive Go duration as syncPolicy.interval ("5m", "1h"); filter
+// name patterns that compile (see package filter). An MCPRegistry of the
+// v1beta1 shape (spec.configYAML) has no entries to check: it is valid when
+// configYAML is set.
 func ValidateMCPRegistry(reg *model.MCPRegistry) field.ErrorList {
 	var errs field.ErrorList
+	if reg.UsesConfigYAML() {
+		if reg.Spec.ConfigYAML == "" {
+			errs = append(errs, field.Required(field.NewPath("spec", "configYAML"), "the registry server's configuration"))
+		}
+		return errs
+	}
 	p := field.NewPath("spec", "registries")
 	if len(reg.Spec.Registries) == 0 {
 		errs = append(errs, field.Required(p, "at least one registry source is required"))
@@ -57,19 +67,7 @@ func ValidateMCPRegistry(reg *model.MCPRegistry) field.ErrorList {
 
 func validateSources(c *model.MCPRegistryConfig, ip *field.Path) field.ErrorList {
 	var errs field.ErrorList
-	var set []string
-	if c.ConfigMapRef != nil {
-		set = append(set, "configMapRef")
-	}
-	if c.ConfigMapSelector != nil {
-		set = append(set, "configMapSelector")
-	}
-	if c.Git != nil {
-		set = append(set, "git")
-	}
-	if c.API != nil {
-		set = append(set, "api")
-	}
+	set := c.SourceTypes()
 	switch len(set) {
 	case 0:
 		errs = append(errs, field.Required(ip, sourceRuleMessage))

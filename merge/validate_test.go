@@ -18,14 +18,16 @@ func TestValidateMCPRegistry(t *testing.T) {
 		want    []string // "field: type" of each error, in order
 	}{
 		{"valid", []model.MCPRegistryConfig{good,
-			{Name: "core", ConfigMapRef: &model.ConfigMapKeyRef{Name: "core", Key: "servers.json"}, Format: "upstream"},
+			{Name: "core", ConfigMapRef: cmRef("core", "servers.json"), Format: "upstream"},
 			{Name: "git", Git: &model.GitSource{Repository: "https://x"}, Format: "toolhive"},
 			{Name: "api", API: &model.APISource{Endpoint: "https://x"}},
+			{Name: "pvc", PVCRef: &model.PVCSource{ClaimName: "registry-data", Path: "prod/registry.json"}},
 			{Name: "exprs", ConfigMapSelector: &model.ConfigMapSelector{MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "team", Operator: metav1.LabelSelectorOpExists}}}},
 		}, nil},
 		{"no entries", nil, []string{"spec.registries: Required value"}},
 		{"no source", []model.MCPRegistryConfig{{Name: "x"}}, []string{"spec.registries[0]: Required value"}},
 		{"two sources", []model.MCPRegistryConfig{{Name: "x", ConfigMapSelector: sel(regLabels), Git: &model.GitSource{}}}, []string{"spec.registries[0]: Invalid value"}},
+		{"pvcRef and git", []model.MCPRegistryConfig{{Name: "x", PVCRef: &model.PVCSource{ClaimName: "c"}, Git: &model.GitSource{Repository: "https://x"}}}, []string{"spec.registries[0]: Invalid value"}},
 		{"empty selector", []model.MCPRegistryConfig{{Name: "x", ConfigMapSelector: sel(nil)}}, []string{"spec.registries[0].configMapSelector: Required value"}},
 		{"bad selector", []model.MCPRegistryConfig{{Name: "x", ConfigMapSelector: &model.ConfigMapSelector{
 			MatchLabels:      map[string]string{"bad key!": "v"},
@@ -33,7 +35,7 @@ func TestValidateMCPRegistry(t *testing.T) {
 		}}}, []string{"spec.registries[0].configMapSelector.matchLabels: Invalid value", "spec.registries[0].configMapSelector.matchExpressions[0].operator: Invalid value"}},
 		{"duplicate names", []model.MCPRegistryConfig{good, good}, []string{"spec.registries[1].name: Duplicate value"}},
 		{"missing name", []model.MCPRegistryConfig{{ConfigMapSelector: sel(regLabels)}}, []string{"spec.registries[0].name: Required value"}},
-		{"ref without name, bad key", []model.MCPRegistryConfig{{Name: "x", ConfigMapRef: &model.ConfigMapKeyRef{Key: "a/b"}}},
+		{"ref without name, bad key", []model.MCPRegistryConfig{{Name: "x", ConfigMapRef: cmRef("", "a/b")}},
 			[]string{"spec.registries[0].configMapRef.name: Required value", "spec.registries[0].configMapRef.key: Invalid value"}},
 		{"bad format and interval", []model.MCPRegistryConfig{{Name: "x", ConfigMapSelector: sel(regLabels), Format: "yaml", SyncPolicy: &model.SyncPolicy{Interval: "daily"}}},
 			[]string{"spec.registries[0].format: Unsupported value", "spec.registries[0].syncPolicy.interval: Invalid value"}},
@@ -55,5 +57,19 @@ func TestValidateMCPRegistry(t *testing.T) {
 				t.Errorf("errors:\n%s\nwant:\n%s\n(%v)", strings.Join(got, "\n"), strings.Join(tt.want, "\n"), errs)
 			}
 		})
+	}
+}
+
+// TestValidateMCPRegistryV1beta1: the configYAML shape has no entries to
+// check; it needs configYAML.
+func TestValidateMCPRegistryV1beta1(t *testing.T) {
+	reg := &model.MCPRegistry{TypeMeta: metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry"},
+		Spec: model.MCPRegistrySpec{ConfigYAML: "sources: []\n"}}
+	if errs := ValidateMCPRegistry(reg); len(errs) != 0 {
+		t.Errorf("valid v1beta1: %v", errs)
+	}
+	reg.Spec.ConfigYAML = ""
+	if errs := ValidateMCPRegistry(reg); len(errs) != 1 || errs[0].Field != "spec.configYAML" {
+		t.Errorf("v1beta1 without configYAML: %v", errs)
 	}
 }

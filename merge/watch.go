@@ -12,86 +12,154 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Affected names an MCPRegistry and the entries of it that must be merged
-// again after a ConfigMap change.
+// Affected names an owner to reconcile after a ConfigMap event, and which of
+// its sources the event concerns.
 type Affected struct {
-	Registry model.ObjectRef
-	// Entries are the entry names, sorted.
+	// Owner is Source.Owner: its Namespace and Name make the
+	// reconcile.Request, its APIVersion and Kind say which controller it is
+	// for when several share a watch.
+	Owner model.ObjectRef
+	// Entries are the Source.Entry values concerned, sorted; "" stands for
+	// a source without an entry name.
 	Entries []string
 }
 
-// ConfigMapChange maps a ConfigMap event to the MCPRegistry entries that must
-// reconcile. old is the state before (nil on create), new the state after (nil
-// on delete). An entry is affected when the ConfigMap is in the MCPRegistry's
-// namespace and its selector matches the old or the new labels (a generated
-// ConfigMap never matches, as in selection; an empty or malformed selector
-// matches nothing), or its configMapRef names it — unless both states are
-// used and the entry's key holds the same data in both, since the merge
-// would then give the same result (an update of another key, of an
-// annotation, of an unrelated label). The result is sorted by namespace and
-// name; a registry listed twice in registries is reported once.
-func ConfigMapChange(old, new *corev1.ConfigMap, registries []*model.MCPRegistry) []Affected {
-	byRef := map[model.ObjectRef]map[string]bool{}
-	for _, reg := range registries {
-		if reg == nil {
+// AffectedBy maps one ConfigMap to the owners whose sources read it: a
+// source reads a ConfigMap of its Namespace that its Selector matches (never
+// a generated one, as in selection; an empty or malformed selector matches
+// nothing) or that its Name names. A source with neither (an explicit list)
+// is never affected: its ConfigMaps are the caller's choice. The result is
+// sorted by owner (namespace, name, kind, apiVersion); an owner whose sources
+// are listed twice is reported once.
+//
+// It is the per-object form controller-runtime's
+// handler.EnqueueRequestsFromMapFunc calls, once for a created or deleted
+// ConfigMap and once each for the old and the new state of an update:
+//
+//	handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, o client.Object) []reconcile.Request {
+//		cm, ok := o.(*corev1.ConfigMap)
+//		if !ok {
+//			return nil
+//		}
+//		var reqs []reconcile.Request
+//		for _, a := range merge.AffectedBy(sourcesOf(ctx), cm) {
+//			reqs = append(reqs, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Owner.Namespace, Name: a.Owner.Name}})
+//		}
+//		return reqs
+//	})
+//
+// where sourcesOf lists the owners from the cache and collects their
+// sources (SourcesFor for MCPRegistries). Being called with old and new
+// separately, it cannot tell a no-op update (a change of another key, of an
+// annotation, of an unrelated label): AffectedByChange can.
+func AffectedBy(sources []Source, cm *corev1.ConfigMap) []Affected {
+	if cm == nil {
+		return nil
+	}
+	return affected(sources, func(s *Source) bool {
+		reads, _ := sourceReads(s)
+		return reads != nil && reads(cm)
+	})
+}
+
+// AffectedByChange maps a ConfigMap event with both states to the owners to
+// reconcile: old is the state before (nil on create), new the state after
+// (nil on delete). A source is affected when it reads the old or the new
+// state (see AffectedBy), unless it reads both and its key holds the same
+// data in both, since the merge would then give the same result: a no-op
+// update yields nothing. A relabelled ConfigMap that leaves a selector
+// affects the source, which must drop it.
+//
+// It fits handler.Funcs, whose UpdateFunc has both states (CreateFunc and
+// DeleteFunc pass nil for the missing one):
+//
+//	handler.Funcs{
+//		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+//			old, _ := e.ObjectOld.(*corev1.ConfigMap)
+//			new, _ := e.ObjectNew.(*corev1.ConfigMap)
+//			for _, a := range merge.AffectedByChange(sourcesOf(ctx), old, new) {
+//				q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Namespace: a.Owner.Namespace, Name: a.Owner.Name}})
+//			}
+//		},
+//		// CreateFunc: AffectedByChange(sources, nil, e.Object); DeleteFunc: AffectedByChange(sources, e.Object, nil).
+//	}
+//
+// The result is sorted as AffectedBy's.
+func AffectedByChange(sources []Source, old, new *corev1.ConfigMap) []Affected {
+	if old == nil && new == nil {
+		return nil
+	}
+	return affected(sources, func(s *Source) bool {
+		reads, key := sourceReads(s)
+		if reads == nil {
+			return false
+		}
+		inOld, inNew := old != nil && reads(old), new != nil && reads(new)
+		if inOld && inNew {
+			return !sameKey(old, new, key)
+		}
+		return inOld || inNew
+	})
+}
+
+// affected groups the sources hit by an event by owner, sorted.
+func affected(sources []Source, hit func(*Source) bool) []Affected {
+	var out []Affected
+	at := map[model.ObjectRef]int{} // linear in the sources, whatever their number
+	for i := range sources {
+		s := &sources[i]
+		if !hit(s) {
 			continue
 		}
-		for i := range reg.Spec.Registries {
-			c := &reg.Spec.Registries[i]
-			if entryAffected(c, reg.Namespace, old, new) {
-				ref := model.Ref(model.KindMCPRegistry, &reg.ObjectMeta)
-				if byRef[ref] == nil {
-					byRef[ref] = map[string]bool{}
-				}
-				byRef[ref][c.Name] = true
-			}
+		j, ok := at[s.Owner]
+		if !ok {
+			j = len(out)
+			at[s.Owner] = j
+			out = append(out, Affected{Owner: s.Owner})
+		}
+		if !slices.Contains(out[j].Entries, s.Entry) {
+			out[j].Entries = append(out[j].Entries, s.Entry)
 		}
 	}
-	out := make([]Affected, 0, len(byRef))
-	for ref, entries := range byRef {
-		a := Affected{Registry: ref}
-		for e := range entries {
-			a.Entries = append(a.Entries, e)
-		}
-		slices.Sort(a.Entries)
-		out = append(out, a)
+	for i := range out {
+		slices.Sort(out[i].Entries)
 	}
 	slices.SortFunc(out, func(a, b Affected) int {
-		return cmp.Or(strings.Compare(a.Registry.Namespace, b.Registry.Namespace), strings.Compare(a.Registry.Name, b.Registry.Name))
+		return cmp.Or(
+			strings.Compare(a.Owner.Namespace, b.Owner.Namespace),
+			strings.Compare(a.Owner.Name, b.Owner.Name),
+			strings.Compare(a.Owner.Kind, b.Owner.Kind),
+			strings.Compare(a.Owner.APIVersion, b.Owner.APIVersion),
+			strings.Compare(a.Owner.UID, b.Owner.UID),
+		)
 	})
 	return out
 }
 
-func entryAffected(c *model.MCPRegistryConfig, namespace string, old, new *corev1.ConfigMap) bool {
-	var uses func(cm *corev1.ConfigMap) bool
-	var key string
+// sourceReads returns whether the source reads a ConfigMap, and its key; nil
+// for a source that reads no ConfigMap by selector or name.
+func sourceReads(s *Source) (func(*corev1.ConfigMap) bool, string) {
+	key := s.Key
+	if key == "" {
+		key = model.DefaultRegistryKey
+	}
 	switch {
-	case c.ConfigMapSelector != nil:
-		sel, err := Selector(c.ConfigMapSelector.LabelSelector())
+	case s.Selector != nil && s.Name != "":
+		return nil, key // an InvalidSelector error: merges nothing
+	case s.Selector != nil:
+		sel, err := Selector(s.Selector)
 		if err != nil {
-			return false
+			return nil, key
 		}
-		key = c.ConfigMapSelector.Key
-		uses = func(cm *corev1.ConfigMap) bool {
-			return cm != nil && cm.Namespace == namespace && !IsGenerated(cm) && sel.Matches(labels.Set(cm.Labels))
-		}
-	case c.ConfigMapRef != nil:
-		name := c.ConfigMapRef.Name
-		key = c.ConfigMapRef.Key
-		uses = func(cm *corev1.ConfigMap) bool {
-			return cm != nil && cm.Namespace == namespace && cm.Name == name
-		}
-	default:
-		return false
+		return func(cm *corev1.ConfigMap) bool {
+			return cm.Namespace == s.Namespace && !IsGenerated(cm) && sel.Matches(labels.Set(cm.Labels))
+		}, key
+	case s.Name != "":
+		return func(cm *corev1.ConfigMap) bool {
+			return cm.Namespace == s.Namespace && cm.Name == s.Name
+		}, key
 	}
-	inOld, inNew := uses(old), uses(new)
-	if inOld && inNew {
-		if key == "" {
-			key = model.DefaultRegistryKey
-		}
-		return !sameKey(old, new, key)
-	}
-	return inOld || inNew
+	return nil, key
 }
 
 // sameKey reports whether key holds the same data in both ConfigMaps, in

@@ -2,16 +2,18 @@ package merge
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mcpreg/mcpreg/model"
 )
 
-func TestConfigMapChange(t *testing.T) {
+func TestAffectedByChange(t *testing.T) {
 	selReg := &model.MCPRegistry{
 		ObjectMeta: metav1.ObjectMeta{Name: "all", Namespace: testNS},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{
@@ -24,7 +26,7 @@ func TestConfigMapChange(t *testing.T) {
 	refReg := &model.MCPRegistry{
 		ObjectMeta: metav1.ObjectMeta{Name: "core", Namespace: testNS},
 		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{
-			{Name: "core", ConfigMapRef: &model.ConfigMapKeyRef{Name: "core-servers", Key: "servers.json"}},
+			{Name: "core", ConfigMapRef: cmRef("core-servers", "servers.json")},
 		}},
 	}
 	elsewhere := inNamespace(selReg, "elsewhere")
@@ -41,8 +43,8 @@ func TestConfigMapChange(t *testing.T) {
 	coreOtherKey := core.DeepCopy()
 	coreOtherKey.Data["notes"] = "x"
 
-	all := model.ObjectRef{Kind: "MCPRegistry", Namespace: testNS, Name: "all"}
-	coreRef := model.ObjectRef{Kind: "MCPRegistry", Namespace: testNS, Name: "core"}
+	all := model.ObjectRef{APIVersion: DefaultAPIVersion, Kind: "MCPRegistry", Namespace: testNS, Name: "all"}
+	coreRef := model.ObjectRef{APIVersion: DefaultAPIVersion, Kind: "MCPRegistry", Namespace: testNS, Name: "core"}
 	tests := []struct {
 		name     string
 		old, new *corev1.ConfigMap
@@ -65,16 +67,66 @@ func TestConfigMapChange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ConfigMapChange(tt.old, tt.new, registries)
-			if diff := cmp.Diff(tt.want, got); diff != "" {
+			got := AffectedByChange(sourcesOf(registries), tt.old, tt.new)
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			// Order of registries does not matter; a registry listed twice is one.
-			rev := []*model.MCPRegistry{selReg, nil, selReg, elsewhere, refReg}
-			if diff := cmp.Diff(got, ConfigMapChange(tt.old, tt.new, rev)); diff != "" {
-				t.Errorf("depends on the order of registries:\n%s", diff)
+			// Order of sources does not matter; a registry listed twice is one.
+			rev := sourcesOf([]*model.MCPRegistry{selReg, nil, selReg, elsewhere, refReg})
+			if diff := cmp.Diff(got, AffectedByChange(rev, tt.old, tt.new), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("depends on the order of sources:\n%s", diff)
+			}
+			// The per-object form, called on each state, finds every owner the
+			// update-aware form finds (and more on a no-op update).
+			perObject := append(AffectedBy(rev, tt.old), AffectedBy(rev, tt.new)...)
+			for _, a := range got {
+				for _, e := range a.Entries {
+					if !slices.ContainsFunc(perObject, func(b Affected) bool { return b.Owner == a.Owner && slices.Contains(b.Entries, e) }) {
+						t.Errorf("AffectedBy misses %s entry %q", a.Owner, e)
+					}
+				}
 			}
 		})
+	}
+}
+
+// sourcesOf collects the sources of MCPRegistries, as a watch mapping would
+// from the cache.
+func sourcesOf(regs []*model.MCPRegistry) []Source {
+	var out []Source
+	for _, r := range regs {
+		srcs, _ := SourcesFor(r)
+		out = append(out, srcs...)
+	}
+	return out
+}
+
+// TestAffectedBy checks the per-object form on plain sources, without an
+// MCPRegistry: owners of any kind, a source without an entry name, explicit
+// lists never affected.
+func TestAffectedBy(t *testing.T) {
+	owner := model.ObjectRef{APIVersion: "example.com/v1", Kind: "Catalog", Namespace: testNS, Name: "c", UID: "u"}
+	sources := []Source{
+		{Owner: owner, Namespace: testNS, Selector: regSelector},
+		{Owner: owner, Entry: "named", Namespace: testNS, Name: "a"},
+		{Owner: model.ObjectRef{Kind: "Catalog", Namespace: testNS, Name: "list"}, Namespace: testNS},
+		{Owner: model.ObjectRef{Kind: "Catalog", Namespace: testNS, Name: "both"}, Namespace: testNS, Name: "a", Selector: regSelector},
+	}
+	got := AffectedBy(sources, configMap("a", regLabels, "{}"))
+	want := []Affected{{Owner: owner, Entries: []string{"", "named"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := AffectedBy(sources, nil); len(got) != 0 {
+		t.Errorf("nil ConfigMap: %v", got)
+	}
+	// A no-op update (another key, an unrelated label) yields nothing.
+	old := configMap("a", regLabels, "{}")
+	upd := old.DeepCopy()
+	upd.Labels = map[string]string{"reg": "true", "x": "y"}
+	upd.Data["other"] = "x"
+	if got := AffectedByChange(sources, old, upd); len(got) != 0 {
+		t.Errorf("no-op update: %v", got)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // ToolHiveGroup is the API group of ToolHive's CRDs.
@@ -192,109 +193,16 @@ type MCPGroupSpec struct {
 // MCPGroupStatus is the computed status of an MCPGroup, with the field names
 // of the CRD's status.
 type MCPGroupStatus struct {
-	Phase            string             `json:"phase"`
-	Servers          []string           `json:"servers"`
-	ServerCount      int                `json:"serverCount"`
-	RemoteProxies    []string           `json:"remoteProxies"`
-	RemoteProxyCount int                `json:"remoteProxyCount"`
-	Conditions       []metav1.Condition `json:"conditions"`
-}
-
-// MCPRegistry is a snapshot of ToolHive's MCPRegistry.
-type MCPRegistry struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitempty"`
-	Spec              MCPRegistrySpec   `json:"spec"`
-	Status            MCPRegistryStatus `json:"status,omitempty"`
-}
-
-// MCPRegistrySpec holds the registry sources.
-type MCPRegistrySpec struct {
-	Registries []MCPRegistryConfig `json:"registries,omitempty"`
-}
-
-// MCPRegistryConfig is one source of an MCPRegistry. Exactly one of
-// ConfigMapRef, ConfigMapSelector, Git and API must be set.
-type MCPRegistryConfig struct {
-	Name              string             `json:"name"`
-	Format            string             `json:"format,omitempty"`
-	ConfigMapRef      *ConfigMapKeyRef   `json:"configMapRef,omitempty"`
-	ConfigMapSelector *ConfigMapSelector `json:"configMapSelector,omitempty"`
-	Git               *GitSource         `json:"git,omitempty"`
-	API               *APISource         `json:"api,omitempty"`
-	SyncPolicy        *SyncPolicy        `json:"syncPolicy,omitempty"`
-	Filter            *RegistryFilter    `json:"filter,omitempty"`
-}
-
-// DefaultRegistryKey is the ConfigMap key registry data is read from by default.
-const DefaultRegistryKey = "registry.json"
-
-// ConfigMapKeyRef names one ConfigMap in the MCPRegistry's namespace and a key.
-type ConfigMapKeyRef struct {
-	Name string `json:"name"`
-	Key  string `json:"key,omitempty"`
-}
-
-// ConfigMapSelector selects ConfigMaps of the MCPRegistry's namespace by label.
-type ConfigMapSelector struct {
-	MatchLabels      map[string]string                 `json:"matchLabels,omitempty"`
-	MatchExpressions []metav1.LabelSelectorRequirement `json:"matchExpressions,omitempty"`
-	// Key is the data key to read; DefaultRegistryKey when empty.
-	Key string `json:"key,omitempty"`
-}
-
-// LabelSelector returns the selector as a metav1.LabelSelector.
-func (s *ConfigMapSelector) LabelSelector() *metav1.LabelSelector {
-	return &metav1.LabelSelector{MatchLabels: s.MatchLabels, MatchExpressions: s.MatchExpressions}
-}
-
-// GitSource is a git registry source; the library only checks it is there.
-type GitSource struct {
-	Repository string `json:"repository,omitempty"`
-	Branch     string `json:"branch,omitempty"`
-	Tag        string `json:"tag,omitempty"`
-	Commit     string `json:"commit,omitempty"`
-	Path       string `json:"path,omitempty"`
-}
-
-// APISource is an API registry source; the library only checks it is there.
-type APISource struct {
-	Endpoint string `json:"endpoint,omitempty"`
-}
-
-// SyncPolicy says how often to sync; no policy means manual sync only.
-type SyncPolicy struct {
-	Interval string `json:"interval,omitempty"`
-}
-
-// RegistryFilter is the name and tag filter of a registry source.
-type RegistryFilter struct {
-	Names *IncludeExclude `json:"names,omitempty"`
-	Tags  *IncludeExclude `json:"tags,omitempty"`
-}
-
-// IncludeExclude holds include and exclude patterns.
-type IncludeExclude struct {
-	Include []string `json:"include,omitempty"`
-	Exclude []string `json:"exclude,omitempty"`
-}
-
-// MCPRegistryStatus holds the status fields the sync decision reads.
-type MCPRegistryStatus struct {
-	SyncStatus *SyncStatus `json:"syncStatus,omitempty"`
-	// LastManualSyncTrigger is the value of the sync-trigger annotation last processed.
-	LastManualSyncTrigger string `json:"lastManualSyncTrigger,omitempty"`
-}
-
-// SyncStatus records the last sync.
-type SyncStatus struct {
-	Phase        string       `json:"phase,omitempty"`
-	Message      string       `json:"message,omitempty"`
-	LastAttempt  *metav1.Time `json:"lastAttempt,omitempty"`
-	AttemptCount int          `json:"attemptCount,omitempty"`
-	LastSyncTime *metav1.Time `json:"lastSyncTime,omitempty"`
-	LastSyncHash string       `json:"lastSyncHash,omitempty"`
-	ServerCount  int          `json:"serverCount,omitempty"`
+	Phase            string   `json:"phase"`
+	Servers          []string `json:"servers"`
+	ServerCount      int      `json:"serverCount"`
+	RemoteProxies    []string `json:"remoteProxies"`
+	RemoteProxyCount int      `json:"remoteProxyCount"`
+	// Entries and EntryCount are the group's MCPServerEntries, as ToolHive
+	// v0.47 and later write them.
+	Entries    []string           `json:"entries"`
+	EntryCount int                `json:"entryCount"`
+	Conditions []metav1.Condition `json:"conditions"`
 }
 
 // Ref returns the ObjectRef of an object of the given kind.
@@ -302,9 +210,15 @@ func Ref(kind string, meta *metav1.ObjectMeta) ObjectRef {
 	return ObjectRef{Kind: kind, Namespace: meta.Namespace, Name: meta.Name}
 }
 
+// FullRef returns the ObjectRef of an object with its apiVersion and UID,
+// what an Event's involved object and an ownerReference need.
+func FullRef(apiVersion, kind string, meta *metav1.ObjectMeta) ObjectRef {
+	return ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: meta.Namespace, Name: meta.Name, UID: string(meta.UID)}
+}
+
 // DecodeToolHive decodes a ToolHive object of a known kind from JSON into its
-// snapshot type (*MCPServer, *MCPRemoteProxy, *VirtualMCPServer, *MCPGroup or
-// *MCPRegistry). The API version may be v1alpha1 or v1beta1. Objects of another
+// snapshot type (*MCPServer, *MCPRemoteProxy, *VirtualMCPServer, *MCPGroup,
+// *MCPServerEntry or *MCPRegistry). The API version may be v1alpha1 or v1beta1. Objects of another
 // group or kind return (nil, nil).
 func DecodeToolHive(data []byte) (any, error) {
 	var tm metav1.TypeMeta
@@ -312,7 +226,7 @@ func DecodeToolHive(data []byte) (any, error) {
 		return nil, err
 	}
 	group, _, _ := strings.Cut(tm.APIVersion, "/")
-	if group != ToolHiveGroup && group != "mcp.toolhive.stacklok.io" {
+	if !IsToolHiveGroup(group) {
 		return nil, nil
 	}
 	var obj any
@@ -325,6 +239,8 @@ func DecodeToolHive(data []byte) (any, error) {
 		obj = &VirtualMCPServer{}
 	case KindMCPGroup:
 		obj = &MCPGroup{}
+	case KindMCPServerEntry:
+		obj = &MCPServerEntry{}
 	case KindMCPRegistry:
 		obj = &MCPRegistry{}
 	default:
@@ -336,50 +252,47 @@ func DecodeToolHive(data []byte) (any, error) {
 	return obj, nil
 }
 
-// FromUnstructured converts an object read with a dynamic client into its
-// snapshot type, as DecodeToolHive does, so consumers need no ToolHive Go types.
-func FromUnstructured(u *unstructured.Unstructured) (any, error) {
-	data, err := u.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	return DecodeToolHive(data)
-}
-
-// MCPServerFromUnstructured converts an unstructured MCPServer.
+// MCPServerFromUnstructured converts an unstructured MCPServer; an object
+// with an empty TypeMeta is read as an MCPServer.
 func MCPServerFromUnstructured(u *unstructured.Unstructured) (*MCPServer, error) {
 	return fromUnstructured[*MCPServer](u, KindMCPServer)
 }
 
-// MCPRemoteProxyFromUnstructured converts an unstructured MCPRemoteProxy.
+// MCPRemoteProxyFromUnstructured converts an unstructured MCPRemoteProxy; an
+// object with an empty TypeMeta is read as an MCPRemoteProxy.
 func MCPRemoteProxyFromUnstructured(u *unstructured.Unstructured) (*MCPRemoteProxy, error) {
 	return fromUnstructured[*MCPRemoteProxy](u, KindMCPRemoteProxy)
 }
 
-// VirtualMCPServerFromUnstructured converts an unstructured VirtualMCPServer.
+// VirtualMCPServerFromUnstructured converts an unstructured VirtualMCPServer;
+// an object with an empty TypeMeta is read as a VirtualMCPServer.
 func VirtualMCPServerFromUnstructured(u *unstructured.Unstructured) (*VirtualMCPServer, error) {
 	return fromUnstructured[*VirtualMCPServer](u, KindVirtualMCPServer)
 }
 
-// MCPGroupFromUnstructured converts an unstructured MCPGroup.
+// MCPGroupFromUnstructured converts an unstructured MCPGroup; an object with
+// an empty TypeMeta is read as an MCPGroup.
 func MCPGroupFromUnstructured(u *unstructured.Unstructured) (*MCPGroup, error) {
 	return fromUnstructured[*MCPGroup](u, KindMCPGroup)
 }
 
-// MCPRegistryFromUnstructured converts an unstructured MCPRegistry.
+// MCPServerEntryFromUnstructured converts an unstructured MCPServerEntry; an
+// object with an empty TypeMeta is read as an MCPServerEntry.
+func MCPServerEntryFromUnstructured(u *unstructured.Unstructured) (*MCPServerEntry, error) {
+	return fromUnstructured[*MCPServerEntry](u, KindMCPServerEntry)
+}
+
+// MCPRegistryFromUnstructured converts an unstructured MCPRegistry; an object
+// with an empty TypeMeta is read as an MCPRegistry.
 func MCPRegistryFromUnstructured(u *unstructured.Unstructured) (*MCPRegistry, error) {
 	return fromUnstructured[*MCPRegistry](u, KindMCPRegistry)
 }
 
 func fromUnstructured[T any](u *unstructured.Unstructured, kind string) (T, error) {
 	var zero T
-	obj, err := FromUnstructured(u)
+	obj, err := FromUnstructured(u, schema.GroupVersionKind{Group: ToolHiveGroup, Version: "v1beta1", Kind: kind})
 	if err != nil {
 		return zero, err
 	}
-	t, ok := obj.(T)
-	if !ok {
-		return zero, fmt.Errorf("%s %s/%s is not a %s.%s object", u.GetKind(), u.GetNamespace(), u.GetName(), kind, ToolHiveGroup)
-	}
-	return t, nil
+	return obj.(T), nil
 }

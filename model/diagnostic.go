@@ -53,10 +53,11 @@ func (s *Severity) UnmarshalText(b []byte) error {
 }
 
 // Reason is the machine-readable cause of a diagnostic. The set of reasons is a
-// public contract: tests and users match on these strings (SPEC §8).
+// public contract: tests and users match on these strings, so a reason is
+// never renamed or removed within a major version.
 type Reason string
 
-// The reasons of SPEC §8.
+// The reasons. docs/diagnostics.md gives the severity, meaning and remedy of each.
 const (
 	ReasonInvalidSelector        Reason = "InvalidSelector"
 	ReasonNoConfigMapsSelected   Reason = "NoConfigMapsSelected"
@@ -97,7 +98,73 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
-// Reasons lists every reason of SPEC §8, in the order the specification gives them.
+// Reasons about documents ToolHive's registry server would refuse or rewrite
+// although they pass the upstream schema.
+const (
+	// ReasonEmptyRegistry (Error) says a document with no server would be
+	// written. ToolHive's registry server refuses such a document and keeps
+	// serving the servers it had, so publishing it freezes the registry.
+	// The document is still returned; the command line exits 1 instead of
+	// printing it.
+	ReasonEmptyRegistry Reason = "EmptyRegistry"
+	// ReasonMetaTooLarge (Warning) says an entry was dropped because its
+	// publisher-provided _meta, measured as the registry server measures it,
+	// is over the size limit: the server would fail the whole source for it.
+	ReasonMetaTooLarge Reason = "MetaTooLarge"
+	// ReasonDuplicatePackage (Warning) says a package repeating the
+	// (registryType, identifier, transport type) of an earlier package of
+	// the same entry was removed: the server fails the whole source for it.
+	ReasonDuplicatePackage Reason = "DuplicatePackage"
+	// ReasonDuplicateRemote (Warning) says a remote repeating the (type, URL)
+	// of an earlier remote of the same entry was removed: the server keeps
+	// one of them silently.
+	ReasonDuplicateRemote Reason = "DuplicateRemote"
+	// ReasonInexactNumber (Warning) says a number in an entry's
+	// publisher-provided _meta changes value when read as a float64, as the
+	// registry server reads it (12345678901234567890 comes back as
+	// 12345678901234567000). The number is written as it was read.
+	ReasonInexactNumber Reason = "InexactNumber"
+)
+
+// Reasons about MCPRegistry objects whose sources this library cannot merge.
+const (
+	// ReasonSourceNotMergeable (Info) names an MCPRegistry entry whose source
+	// is a git repository, a registry API or a PersistentVolumeClaim:
+	// ToolHive's registry server reads those itself, so there is nothing to
+	// merge here. The entry is valid and is left out of the merge sources.
+	ReasonSourceNotMergeable Reason = "SourceNotMergeable"
+	// ReasonNoConfigMapSource (Warning) is an MCPRegistry that names no
+	// ConfigMap source at all: the v1beta1 shape, whose spec.configYAML is
+	// the registry server's own configuration, or a v1alpha1 object without
+	// registries. Nothing is merged for it.
+	ReasonNoConfigMapSource Reason = "NoConfigMapSource"
+)
+
+// The reasons of Gateway API request routing: a URL built from an HTTPRoute
+// is published only when the requests an MCP client sends to it reach the
+// route's backend.
+const (
+	// ReasonGatewayNotReady: the parent Gateway's status says it is not
+	// Accepted or not Programmed, so it routes nothing; no URL through it.
+	ReasonGatewayNotReady Reason = "GatewayNotReady"
+	// ReasonListenerNotReady: the listener's entry in the Gateway's
+	// status.listeners says it is not Programmed or its references are not
+	// resolved (a missing certificate, say); no URL through it.
+	ReasonListenerNotReady Reason = "ListenerNotReady"
+	// ReasonShadowedByRoute: a request to the URL would be taken by another
+	// rule (of this or another HTTPRoute on the listener) that wins by
+	// HTTPRoute precedence and leads elsewhere; the URL is not published and
+	// the message names the rule that takes it.
+	ReasonShadowedByRoute Reason = "ShadowedByRoute"
+	// ReasonMethodNotRouted: a request the transport needs (POST, GET or
+	// DELETE for streamable-http; GET on the stream and POST on the message
+	// endpoint for SSE) is not routed to the backend because the rule's
+	// method condition leaves it out; the URL is not published.
+	ReasonMethodNotRouted Reason = "MethodNotRouted"
+)
+
+// Reasons lists every reason the library emits, grouped by the stage that emits
+// it (merge, discovery, groups).
 func Reasons() []Reason {
 	return []Reason{
 		ReasonInvalidSelector, ReasonNoConfigMapsSelected, ReasonMissingKey, ReasonInvalidJSON,
@@ -110,16 +177,28 @@ func Reasons() []Reason {
 		ReasonBackendNotFound, ReasonNoOwner, ReasonOwnerNotFound, ReasonUnsupportedPathMatch,
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
+		ReasonSourceNotMergeable, ReasonNoConfigMapSource,
+		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicatePackage, ReasonDuplicateRemote,
+		ReasonInexactNumber,
+		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 	}
 }
 
 // ObjectRef names the object a diagnostic is about. For registry data that did
 // not come from a Kubernetes object (a file on the command line), Kind is
 // "File" and Name is the path.
+//
+// APIVersion and UID are set where the library knows them (the ConfigMaps a
+// merge reads, the owner of a merge source), so that a diagnostic can become
+// an Event about the object (see EventFor) and a watch result a reconcile
+// request. They are not part of the JSON form, which stays {kind, namespace,
+// name}, nor of String.
 type ObjectRef struct {
-	Kind      string `json:"kind"`
-	Namespace string `json:"namespace"`
-	Name      string `json:"name"`
+	APIVersion string `json:"-"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace"`
+	Name       string `json:"name"`
+	UID        string `json:"-"`
 }
 
 // String renders kind/namespace/name, or kind/name for cluster-scoped objects.
@@ -135,6 +214,8 @@ func (o ObjectRef) compare(p ObjectRef) int {
 		cmp.Compare(o.Kind, p.Kind),
 		cmp.Compare(o.Namespace, p.Namespace),
 		cmp.Compare(o.Name, p.Name),
+		cmp.Compare(o.APIVersion, p.APIVersion),
+		cmp.Compare(o.UID, p.UID),
 	)
 }
 
@@ -151,8 +232,10 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-// String renders the diagnostic on one line for humans.
+// String renders the diagnostic on one line for humans. Every part is
+// escaped, so a value from the input cannot start a line of its own.
 func (d Diagnostic) String() string {
+	d = d.safe()
 	var b strings.Builder
 	b.WriteString(strings.ToLower(d.Severity.String()))
 	b.WriteString(" ")
@@ -168,10 +251,12 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// MarshalJSON writes the keys of the CLI contract (SPEC §9) in a fixed order.
+// MarshalJSON writes the keys severity (lower case), reason, object, field and
+// message in that fixed order: the CLI's --diagnostics json lines are a stable
+// format. Parts are escaped and cut as String does.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
-	return json.Marshal(wire(d))
+	return json.Marshal(wire(d.safe()))
 }
 
 // Compare orders diagnostics by object, field, reason, severity and message, so
@@ -229,17 +314,29 @@ func (ds Diagnostics) WithSeverity(s Severity) Diagnostics {
 	return out
 }
 
-// Errorf, Warningf and Infof build diagnostics; they keep call sites short.
+// newDiagnostic builds a diagnostic whose message repeats input values only
+// escaped and cut (see Sprintf) and whose field path is escaped and held to
+// MaxFieldRunes, so that no tenant value reaches a log or terminal raw.
+func newDiagnostic(sev Severity, reason Reason, obj ObjectRef, field string, msg Text) Diagnostic {
+	return Diagnostic{
+		Severity: sev, Reason: reason, Object: obj,
+		Field:   escape(cutRunes(field, MaxFieldRunes)),
+		Message: string(msg),
+	}
+}
+
+// Errorf builds an Error diagnostic. The message is formatted by Sprintf:
+// string arguments are input values, escaped and cut to MaxEchoRunes.
 func Errorf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityError, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityError, reason, obj, field, Sprintf(format, args...))
 }
 
-// Warningf builds a Warning diagnostic.
+// Warningf builds a Warning diagnostic, formatting as Errorf does.
 func Warningf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityWarning, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityWarning, reason, obj, field, Sprintf(format, args...))
 }
 
-// Infof builds an Info diagnostic.
+// Infof builds an Info diagnostic, formatting as Errorf does.
 func Infof(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityInfo, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityInfo, reason, obj, field, Sprintf(format, args...))
 }

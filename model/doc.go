@@ -1,7 +1,7 @@
 // Package model holds the registry documents, the ToolHive CRD snapshots and
 // the diagnostics every other package of mcpreg speaks.
 //
-// Registry data comes in three shapes (SPEC §3.1): the upstream document
+// Registry data comes in three shapes: the upstream document
 // ToolHive's registry server reads ({"$schema", "version", "meta", "data":
 // {"servers": [...]}}), ToolHive's legacy catalog ({"servers": {key: ...},
 // "remote_servers": {...}}) and the list shorthand ({"servers": [...]}). Parse
@@ -11,7 +11,8 @@
 // library does not interpret come out exactly as they went in.
 //
 // ValidateServer, ValidateRegistry and ValidateJSON check the upstream rules
-// of SPEC §8; Normalize and Finish make entries fit to emit or drop them with
+// (name, description, version, remotes, document version and timestamp, plus
+// every constraint of ToolHive's schemas); Normalize and Finish make entries fit to emit or drop them with
 // a diagnostic.
 //
 // Nothing in this package does I/O or keeps state between calls.

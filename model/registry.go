@@ -8,6 +8,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
@@ -25,15 +26,20 @@ const RegistryVersion = "1.0.0"
 // entries whose name has none, as ToolHive's converter does.
 const DefaultNamespace = "io.github.stacklok"
 
-// Format names one of the registry data shapes of SPEC §3.1.
+// Format names one of the registry data shapes Parse reads: the upstream
+// document, ToolHive's legacy catalog and the list shorthand.
 type Format string
 
 // The formats. FormatAuto asks Parse to detect the shape.
 const (
-	FormatAuto     Format = ""
+	FormatAuto Format = ""
+	// FormatUpstream is strict: only the upstream shape is read.
 	FormatUpstream Format = "upstream"
+	// FormatToolHive reads either ToolHive shape, the legacy maps or the
+	// list shorthand, as MCPRegistry's format "toolhive" (its default) means.
 	FormatToolHive Format = "toolhive"
-	FormatList     Format = "list"
+	// FormatList reads the list shorthand only.
+	FormatList Format = "list"
 )
 
 // ParseFormat reads a format name as users write it: "upstream", "toolhive"
@@ -49,7 +55,7 @@ func ParseFormat(s string) (Format, error) {
 	case "list":
 		return FormatList, nil
 	}
-	return "", fmt.Errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
+	return "", errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
 }
 
 // RawMember is a JSON object member kept as raw bytes.
@@ -253,7 +259,7 @@ func (o ParseOptions) field(path string) string {
 	return o.FieldPrefix + "." + path
 }
 
-// DetectFormat reports the shape of registry data (SPEC §3.1): a top-level
+// DetectFormat reports the shape of registry data: a top-level
 // "data" object is upstream; a "servers" array is the list shorthand;
 // "servers"/"remote_servers" objects or a "groups" list are ToolHive legacy.
 // data must be valid JSON.
@@ -304,7 +310,7 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 	if len(keys) > 8 {
 		keys = append(keys[:8], "...")
 	}
-	return "", fmt.Errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
+	return "", errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
 }
 
 // Parse reads registry data of any shape and returns it as an upstream
@@ -335,12 +341,19 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			return nil, ds
 		}
 		format = detected
+	} else if format == FormatToolHive && derr == nil && detected == FormatList {
+		// ToolHive's format covers both of its shapes: the legacy maps and
+		// the list shorthand (which ToolHive's docs also call "ToolHive
+		// registry JSON"). "toolhive" is the CRD's default, so an
+		// MCPRegistry read back from the API server always asks for it.
+		format = FormatList
 	} else if derr != nil || detected != format {
-		what := "no known format"
+		what := "no known shape"
 		if derr == nil {
-			what = "the " + string(detected) + " format"
+			what = shapeName(detected)
 		}
-		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "format %q was requested but the data has %s", format, what))
+		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""),
+			"format %q (%s) was requested but the data has %s", format, askedShape(format), what))
 		return nil, ds
 	}
 	switch format {
@@ -353,6 +366,32 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	}
 	ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
 	return nil, ds
+}
+
+// shapeName describes a detected shape for messages.
+func shapeName(f Format) string {
+	switch f {
+	case FormatUpstream:
+		return `the upstream shape ({"data": {"servers": [...]}})`
+	case FormatToolHive:
+		return `the ToolHive legacy shape ({"servers": {...}} maps)`
+	case FormatList:
+		return `the ToolHive list shape ({"servers": [...]})`
+	}
+	return "format " + strconv.Quote(string(f))
+}
+
+// askedShape describes what a requested format accepts, for messages.
+func askedShape(f Format) string {
+	switch f {
+	case FormatUpstream:
+		return `upstream only: {"data": {"servers": [...]}}`
+	case FormatToolHive:
+		return `either ToolHive shape: legacy maps or the {"servers": [...]} list`
+	case FormatList:
+		return `the {"servers": [...]} list only`
+	}
+	return "unknown"
 }
 
 // jsonError describes why data is not JSON, with the byte offset.
@@ -463,7 +502,8 @@ func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 // Convert reads registry data of any shape and returns the upstream document
 // to emit: entries normalised and sorted (see Finish), meta.last_updated set to
 // lastUpdated, the input's document version kept when valid. A nil registry
-// means the data could not be read at all (InvalidJSON, UnknownFormat).
+// means the data could not be read at all (InvalidJSON, UnknownFormat); a
+// registry without servers comes with an EmptyRegistry error.
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
 	reg, ds := Parse(data, opts)
 	if reg == nil {
@@ -490,7 +530,15 @@ func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Dia
 		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("version"),
 			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
 	}
+	read := len(out.Servers)
 	ds = append(ds, Finish(out, opts.Source)...)
+	if len(out.Servers) == 0 {
+		why := "the input has no server entry"
+		if read > 0 {
+			why = fmt.Sprintf("all %d server entries read were dropped", read)
+		}
+		ds = append(ds, EmptyRegistryDiagnostic(opts.Source, opts.field("data.servers"), why))
+	}
 	ds.Sort()
 	return out, ds
 }

@@ -10,10 +10,10 @@ import (
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
 
-// The upstream rules (SPEC §8), from the MCP server.json schema and ToolHive's
+// The upstream rules, from the MCP server.json schema and ToolHive's
 // upstream-registry schema. The validator matches names and URLs with
-// hand-written equivalents (validate_format.go); these are the patterns as
-// the schema writes them, for users and messages.
+// hand-written equivalents of these patterns; the variables give them as the
+// schema writes them, for users and messages.
 var (
 	// NamePattern is the upstream server name pattern: exactly one "/".
 	NamePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
@@ -54,17 +54,17 @@ func checkName(name string) (invalid, strict string) {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n < NameMinLen:
-		return fmt.Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen), ""
+		return string(Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen)), ""
 	case n > NameMaxLen:
-		return fmt.Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen), ""
+		return string(Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen)), ""
 	case strings.Count(name, "/") != 1:
-		return fmt.Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern), ""
+		return string(Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern)), ""
 	case !matchName(name):
-		return fmt.Sprintf("name %q does not match %s", name, NamePattern), ""
+		return string(Sprintf("name %q does not match %s", name, NamePattern)), ""
 	}
 	ns, server, _ := strings.Cut(name, "/")
 	if !matchOfficialPart(ns) || !matchOfficialPart(server) {
-		return "", fmt.Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name)
+		return "", string(Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name))
 	}
 	return "", ""
 }
@@ -115,8 +115,10 @@ func abbreviate(s string) string {
 	return string(r[:57]) + "..."
 }
 
-// ValidateServer checks one entry against the upstream rules of SPEC §8 and
-// every constraint ToolHive's registry server (toolhive-core's
+// ValidateServer checks one entry against the upstream rules — name matching
+// NamePattern, 3 to 200 characters; description 1 to 100 characters; version
+// at most 255 characters; remotes of type streamable-http or sse with an
+// http(s) URL — and every constraint ToolHive's registry server (toolhive-core's
 // ValidateUpstreamRegistryBytes) puts on an entry: the MCP server.json schema
 // (types of every known field, enums, patterns, formats, required members of
 // repository, icons, remotes, packages, their inputs and arguments), ToolHive's
@@ -128,8 +130,9 @@ func abbreviate(s string) string {
 // rule, which is a Warning.
 //
 // Two rules are deliberately stricter than ToolHive's: a version must not be
-// empty or "latest" (SPEC §8). Where a key is repeated inside an object the
-// last one counts, as in encoding/json.
+// empty or "latest" (the official registry refuses both, and "latest" makes
+// version comparison meaningless). Where a key is repeated inside an object
+// the last one counts, as in encoding/json.
 func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
 	v := validator{server: s, obj: obj, prefix: fieldPrefix}
 	v.entry()
@@ -194,10 +197,10 @@ func (v *validator) entry() {
 		v.out()
 	}
 
-	// The rules of SPEC §8 keep the messages they have always had: users and
+	// The core upstream rules keep the messages they have always had: users and
 	// golden files match on them.
 	bad := func(field, format string, args ...any) {
-		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", v.labelText(), fmt.Sprintf(format, args...)))
+		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", Text(v.labelText()), Sprintf(format, args...)))
 	}
 	switch {
 	case !hasName:
@@ -206,9 +209,9 @@ func (v *validator) entry() {
 		bad(KeyName, "name must be a string, not %s", show(name))
 	default:
 		if invalid, strict := CheckName(s.Name()); invalid != "" {
-			bad(KeyName, "%s", invalid)
+			bad(KeyName, "%s", Text(invalid))
 		} else if strict != "" {
-			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", v.labelText(), strict))
+			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", Text(v.labelText()), Text(strict)))
 		}
 	}
 

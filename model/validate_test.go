@@ -397,10 +397,26 @@ func TestNormalizeShortens(t *testing.T) {
 
 func TestParseFormatOverride(t *testing.T) {
 	list := []byte(`{"servers":[{"name":"a","image":"i","description":"d"}]}`)
-	if reg, ds := model.Parse(list, model.ParseOptions{Format: model.FormatToolHive}); reg != nil || len(ds) != 1 || ds[0].Reason != model.ReasonUnknownFormat {
+	// "toolhive" covers both ToolHive shapes: the list shorthand reads.
+	if reg, ds := model.Parse(list, model.ParseOptions{Format: model.FormatToolHive, DefaultNamespace: "com.example"}); reg == nil || len(ds) != 0 || reg.Servers[0].Name() != "com.example/a" {
 		t.Errorf("toolhive override on list data: reg=%v ds=%v", reg, ds)
 	}
-	reg, ds := model.Parse(list, model.ParseOptions{Format: model.FormatList, DefaultNamespace: "com.example"})
+	// "upstream" is strict, and says what it found and what it wanted.
+	reg, ds := model.Parse(list, model.ParseOptions{Format: model.FormatUpstream})
+	if reg != nil || len(ds) != 1 || ds[0].Reason != model.ReasonUnknownFormat ||
+		!strings.Contains(ds[0].Message, "ToolHive list shape") || !strings.Contains(ds[0].Message, `format "upstream" (upstream only`) {
+		t.Errorf("upstream override on list data: reg=%v ds=%v", reg, ds)
+	}
+	legacy := []byte(`{"servers":{"a":{"image":"i","description":"d"}}}`)
+	if reg, ds := model.Parse(legacy, model.ParseOptions{Format: model.FormatToolHive}); reg == nil || len(ds) != 0 {
+		t.Errorf("toolhive override on legacy data: reg=%v ds=%v", reg, ds)
+	}
+	upstream := []byte(`{"data":{"servers":[]}}`)
+	if reg, ds := model.Parse(upstream, model.ParseOptions{Format: model.FormatToolHive}); reg != nil || len(ds) != 1 ||
+		!strings.Contains(ds[0].Message, "upstream shape") || !strings.Contains(ds[0].Message, "either ToolHive shape") {
+		t.Errorf("toolhive override on upstream data: reg=%v ds=%v", reg, ds)
+	}
+	reg, ds = model.Parse(list, model.ParseOptions{Format: model.FormatList, DefaultNamespace: "com.example"})
 	if reg == nil || len(ds) != 0 || reg.Servers[0].Name() != "com.example/a" {
 		t.Errorf("list override: reg=%v ds=%v", reg, ds)
 	}

@@ -1,5 +1,5 @@
 // Package naming makes the names the library generates: the renamed copies of
-// servers that conflict when ConfigMaps are merged (SPEC §4), names cut to the
+// servers that conflict when ConfigMaps are merged, names cut to the
 // upstream length limit, and Kubernetes object names for generated objects.
 //
 // Everything here is a pure function of its arguments; the merge package turns

@@ -278,13 +278,18 @@ func (a *assigner) suffix(idx []int, count map[string]int) {
 			cmp.Compare(i, j),
 		)
 	})
+	// next holds, per base, the number to try next: every smaller one was
+	// taken when the base was last searched, and taken names stay taken,
+	// so n copies sharing a base cost O(n) lookups, not O(n²).
+	next := map[string]int{}
 	for _, i := range idx {
 		b := base(i)
-		for n := 2; ; n++ {
+		for n := max(next[b], 2); ; n++ {
 			full := b + "-" + strconv.Itoa(n)
 			name := Shorten(full)
 			if !a.isTaken(name) {
 				a.accept(i, name, full, Suffixed)
+				next[b] = n + 1
 				break
 			}
 		}

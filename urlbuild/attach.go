@@ -74,13 +74,15 @@ type Attachment struct {
 	// Route names the HTTPRoute in diagnostics.
 	Route model.ObjectRef
 	// Origins are sorted by scheme, host, port, then Gateway, listener and
-	// parentRef index. Two listeners may give the same origin.
+	// parentRef index, one per scheme://host:port (the first of those that
+	// give it).
 	Origins []Origin
 	// Diagnostics are sorted; all name the route, with the field
 	// spec.parentRefs[i] of the parentRef concerned.
 	Diagnostics model.Diagnostics
 
 	route *gwv1.HTTPRoute
+	ix    *Index
 	// hosts and via are Attach's scratch space, kept for AttachInto to
 	// reuse.
 	hosts []string
@@ -106,7 +108,7 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 // Diagnostics included). The zero Attachment is ready to use.
 func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 	origins, ds, hosts, via := a.Origins[:0], a.Diagnostics[:0], a.hosts[:0], a.via[:0]
-	*a = Attachment{route: route, Origins: origins, Diagnostics: ds, hosts: hosts, via: via}
+	*a = Attachment{route: route, ix: ix, Origins: origins, Diagnostics: ds, hosts: hosts, via: via}
 	if route == nil {
 		return
 	}
@@ -116,7 +118,7 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 		if route.Spec.UseDefaultGateways != "" && route.Spec.UseDefaultGateways != gwv1.GatewayDefaultScopeNone {
 			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
 		}
-		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", msg))
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", model.Text(msg)))
 		return
 	}
 	if cap(hosts) < 4 {
@@ -135,6 +137,12 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 	}
 	st.keepReachable()
 	slices.SortFunc(a.Origins, Origin.compare)
+	// One origin per scheme://host:port: several listeners of one port may
+	// give the same (listeners with one hostname conflict; a Gateway
+	// reached through two parentRefs), and the first stands for them.
+	a.Origins = slices.CompactFunc(a.Origins, func(x, y Origin) bool {
+		return x.Scheme == y.Scheme && x.Host == y.Host && x.Port == y.Port
+	})
 	a.Diagnostics.Sort()
 	a.hosts, a.via = st.hosts[:0], st.via[:0]
 }
@@ -211,20 +219,20 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	}
 	if matched == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNoMatchingListener, a.Route, parentField(i),
-			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), g.explainNoMatch(key, route.Spec.Hostnames)))
+			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), model.Text(g.explainNoMatch(key, route.Spec.Hostnames))))
 		return
 	}
 	if len(candidates) == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNotAllowedByListeners, a.Route, parentField(i),
 			"Gateway %s/%s: no listener for this parentRef%s admits an HTTPRoute from namespace %q: %s",
-			key.namespace, key.name, describeParent(key), route.Namespace, g.explainNotAllowed(key, route, &routeNS)))
+			key.namespace, key.name, describeParent(key), route.Namespace, model.Text(g.explainNotAllowed(key, route, &routeNS))))
 		return
 	}
 
 	acc := routeAcceptance(route, key)
 	if !acc.accepted {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonRouteNotAccepted, a.Route, parentField(i),
-			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, acc.detail))
+			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, model.Text(acc.detail)))
 		return
 	}
 	if acc.stale {
@@ -232,9 +240,19 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 			"status.parents condition Accepted=True was observed at generation %d but metadata.generation is %d: the controller has not processed the latest spec yet; URLs are built from the current spec",
 			acc.observed, route.Generation))
 	}
+	if g.notReady != "" {
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonGatewayNotReady, a.Route, parentField(i),
+			"Gateway %s/%s is not ready (%s): it routes no requests, so no URL is built through it", key.namespace, key.name, g.notReady))
+		return
+	}
 
 	gwName := types.NamespacedName{Namespace: g.namespace, Name: g.name}
 	for _, c := range candidates {
+		if c.l.notReady != "" {
+			a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonListenerNotReady, a.Route, parentField(i),
+				"%s of Gateway %s/%s is not ready (%s): it carries no requests, so no URL is built through it", c.l.describe(), key.namespace, key.name, c.l.notReady))
+			continue
+		}
 		var hbuf [4]chosenHost
 		hosts, ds := g.appendHosts(hbuf[:0], c, key, a.Route, i)
 		a.Diagnostics = append(a.Diagnostics, ds...)
@@ -264,6 +282,9 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 func (st *attachState) keepReachable() {
 	a := st.a
 	kept := a.Origins[:0]
+	// attached holds the listeners the route is attached to, built the first
+	// time an origin is shadowed.
+	var attached map[*listenerEntry]bool
 	for j, p := range a.Origins {
 		src := st.via[j]
 		w := src.g.shadowedBy(src.l, p.Host)
@@ -271,7 +292,13 @@ func (st *attachState) keepReachable() {
 			kept = append(kept, p)
 			continue
 		}
-		if slices.ContainsFunc(st.via, func(q originSource) bool { return q.l == w }) {
+		if attached == nil {
+			attached = make(map[*listenerEntry]bool)
+			for _, q := range st.via {
+				attached[q.l] = true
+			}
+		}
+		if attached[w] {
 			continue
 		}
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNoMatchingListener, a.Route, parentField(p.ParentIndex),
@@ -530,33 +557,38 @@ func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
 // hostname matches host strictly more specifically than l's, the one that
 // receives requests for host; nil when l does.
 func (g *gatewayEntry) shadowedBy(l *listenerEntry, host string) *listenerEntry {
-	var best *listenerEntry
-	bestScore := specificity(l.hostname, host)
-	for i := range g.listeners {
-		o := &g.listeners[i]
-		if o == l || o.port != l.port || o.protocol != l.protocol {
-			continue
-		}
-		if s := specificity(o.hostname, host); s > bestScore {
-			best, bestScore = o, s
-		}
+	r := g.receiver(l.port, l.protocol, host)
+	if r == nil || r.hostname == l.hostname {
+		return nil
 	}
-	return best
+	return r
 }
 
-// specificity ranks how closely a listener hostname matches host: an exact
-// name beats any wildcard, a longer wildcard a shorter one, any wildcard the
-// empty hostname; -1 when it does not match.
-func specificity(pattern, host string) int {
-	switch {
-	case pattern == "":
-		return 0
-	case pattern == host:
-		return 1 << 16
-	case IsWildcard(pattern) && wildcardMatches(pattern, host):
-		return len(pattern)
+// receiver returns the listener of g on port and protocol that receives
+// requests for the precise host: the one whose hostname is host, else the
+// one with the longest wildcard matching it, else the one without a
+// hostname (GatewaySpec.Listeners; Listener.Hostname). It costs one map
+// lookup per label of host, whatever the number of listeners. nil when no
+// listener matches.
+func (g *gatewayEntry) receiver(port int32, protocol gwv1.ProtocolType, host string) *listenerEntry {
+	m := g.byHostname[portProtocol{port, protocol}]
+	if m == nil {
+		return nil
 	}
-	return -1
+	if l := m[host]; l != nil && host != "" {
+		return l
+	}
+	var buf [256]byte
+	for i := 1; i < len(host); i++ {
+		if host[i] != '.' || i+1 == len(host) {
+			continue
+		}
+		w := append(append(buf[:0], '*'), host[i:]...)
+		if l := m[string(w)]; l != nil {
+			return l
+		}
+	}
+	return m[""]
 }
 
 // firstAddress picks the Gateway address a listener's URL uses: with
@@ -634,7 +666,7 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 				"neither the route nor %s of Gateway %s names a hostname, and the Gateway has no status.addresses yet", c.l.describe(), gwRef))
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
-				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, g.addrs.all))
+				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, model.Text(g.addrs.all)))
 		}
 	case wildcards:
 		_, wildcards := SplitHostnames(c.hosts)
@@ -647,7 +679,7 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
 				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and no Hostname address of the Gateway matches them (%s); name a concrete host in spec.hostnames",
-				c.l.describe(), gwRef, strings.Join(wildcards, ", "), g.addrs.all))
+				c.l.describe(), gwRef, strings.Join(wildcards, ", "), model.Text(g.addrs.all)))
 		}
 	}
 	return out, ds

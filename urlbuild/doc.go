@@ -19,7 +19,7 @@
 // a route into an Attachment it already has, and
 // [Attachment.AppendRuleURLs] appends the URLs to a slice of its own.
 //
-// # Parent side (SPEC §6 Method 2)
+// # Parent side
 //
 // For each spec.parentRefs entry, defaulted as the CRD does
 // ([DefaultParentRef]; ParentReference.Group, .Kind, .Namespace):
@@ -64,6 +64,7 @@
 // (case-insensitively); a wildcard `*.example.com` matches names with one or
 // more labels before `.example.com` but not `example.com`; of two
 // overlapping names the more specific wins; an empty side matches anything.
+// Several listeners giving one scheme://host:port give one origin.
 // Every concrete hostname in the intersection gives a URL; wildcards are used
 // only when there is no concrete name. When both sides are empty the host is
 // taken from Gateway status.addresses (GatewayStatus.Addresses): the first
@@ -76,7 +77,8 @@
 // or NoConcreteHostname.
 //
 // A host is kept only if this listener is the one that receives its
-// requests: when another listener of the Gateway on the same port and
+// requests (found by hostname lookups, a few per host whatever the number of
+// listeners): when another listener of the Gateway on the same port and
 // protocol has a more specific hostname matching it (an exact name beats a
 // wildcard, a longer wildcard a shorter one), requests go there
 // (GatewaySpec.Listeners, "Distinct Listeners"; Listener.Hostname on
@@ -114,10 +116,42 @@
 // the URL must reach (HTTPBackendRef.Filters) apply too; a path rewrite on
 // both the rule and the backendRef is ambiguous and unsupported.
 //
-// Not done: ListenerSet parents, default Gateways (UseDefaultGateways),
-// Gateway status.listeners, and precedence between rules or routes that
-// would steal a request from this rule (for example a longer PathPrefix in
-// another route).
+// # Readiness
+//
+// A Gateway whose status conditions Accepted or Programmed are present and
+// not True routes nothing: no URL, GatewayNotReady. A listener whose entry in
+// status.listeners has Programmed or ResolvedRefs not True (an HTTPS listener
+// whose certificate Secret is missing), or that status.listeners leaves out
+// while listing others, carries nothing: no URL, ListenerNotReady. A Gateway
+// given without status conditions (a hand-written manifest) is taken as
+// ready; the API server defaults them to Unknown, which is not.
+//
+// # Request routing
+//
+// A URL is a promise that a client's requests reach the rule's backend.
+// When [NewIndex] is given the snapshot's HTTPRoutes (all of them, exported
+// or not: every accepted route attached to a listener takes traffic), each
+// candidate URL is checked request by request ([Index.RouteRequest]):
+// hostname precedence between routes (HTTPRouteSpec.Hostnames), then match
+// precedence across all their rules (HTTPRouteRule.Matches: Exact over
+// PathPrefix, the longer prefix, a method match, more header matches, more
+// query matches, the older route, the route first by namespace/name, the
+// first rule). The requests are those of an MCP client
+// ([RuleOptions.Transport]): streamable-http POSTs, GETs and DELETEs the
+// endpoint; SSE GETs its stream and, with an endpoint path, POSTs to the
+// message endpoint beside it (ToolHive's proxy serves /messages next to
+// /sse). Each must be taken by this rule, or by another whose backendRefs all
+// name the same backend and whose rewrite gives the same path. A PathPrefix
+// whose bare prefix another rule takes (an Exact /match beside a PathPrefix
+// /match/) publishes the prefix with a trailing "/", the path it wins.
+// Otherwise no URL: ShadowedByRoute names the rule that takes the request,
+// MethodNotRouted the request that the rule's method condition leaves to
+// another rule or to a 404. RegularExpression matches, whose precedence is
+// implementation-specific, are taken to win any path they match.
+//
+// Not done: ListenerSet parents, default Gateways (UseDefaultGateways), and
+// Gateway status observedGeneration (a condition observed before the current
+// generation is read as current).
 //
 // All functions are pure and deterministic: results and diagnostics are
 // sorted, and do not depend on the order of Gateways, Namespaces or

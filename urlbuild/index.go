@@ -23,6 +23,9 @@ import (
 type Index struct {
 	gateways   map[nsName]*gatewayEntry
 	namespaces map[string]labels.Set
+	// routes are the HTTPRoutes given to NewIndex, one per namespace/name,
+	// for request routing (see routing.go).
+	routes map[nsName]*routeEntry
 }
 
 type nsName struct{ namespace, name string }
@@ -35,6 +38,21 @@ type gatewayEntry struct {
 	namespace, name string
 	listeners       []listenerEntry
 	addrs           gatewayAddresses
+	// notReady says why the Gateway's status conditions show it is not
+	// Accepted or not Programmed; "" when they do not.
+	notReady string
+	// byHostname indexes the listeners by (port, protocol, hostname) so that
+	// finding the one that receives a host costs a few lookups whatever the
+	// number of listeners (see receiver).
+	byHostname map[portProtocol]map[string]*listenerEntry
+}
+
+// portProtocol is where listeners compete for requests: requests to one port
+// and protocol go to the listener whose hostname ("" any, "*.x" a wildcard)
+// matches the request's host most specifically.
+type portProtocol struct {
+	port     int32
+	protocol gwv1.ProtocolType
 }
 
 // listenerEntry is one listener with its allowedRoutes defaulted
@@ -57,6 +75,18 @@ type listenerEntry struct {
 	// {gateway.networking.k8s.io, HTTPRoute}; kinds is their text for messages.
 	allowsHTTPRoute bool
 	kinds           string
+	// notReady says why the listener's status.listeners entry shows it is
+	// not Programmed or has unresolved references; "" when it does not.
+	notReady string
+	// routing is what the HTTPRoutes attached to the listener match, by
+	// route hostname (see routing.go); nil when none is attached.
+	routing map[string]*routeGroup
+	// vhosts is the same by hostname intersected with the listener's (the
+	// virtual-host reading); nil when the listener has no hostname, where
+	// the two are the same.
+	vhosts map[string]*routeGroup
+	// mark is NewIndex's scratch space (see addRoutes).
+	mark int
 }
 
 // gatewayAddresses are a Gateway's status.addresses sorted into what a URL
@@ -79,7 +109,17 @@ type gatewayAddresses struct {
 // concatenated manifests can), the one with the higher metadata.generation,
 // then resourceVersion, then UID is kept, and failing those the one whose
 // JSON sorts last, so the choice does not depend on input order.
-func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace) *Index {
+//
+// The routes, when given, are every HTTPRoute of the snapshot, exported or
+// not: a request to a URL is routed over all the routes attached to its
+// listener (see [Index.RouteRequest]), and a URL whose requests another
+// route's rule would take is not published. Without routes each rule is
+// taken to win its requests.
+//
+// A Namespace without the label kubernetes.io/metadata.name gets it, with
+// its name as the value: the API server sets it on every Namespace, and
+// allowedRoutes selectors use it.
+func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes ...*gwv1.HTTPRoute) *Index {
 	ix := &Index{
 		gateways:   make(map[nsName]*gatewayEntry, len(gateways)),
 		namespaces: make(map[string]labels.Set, len(namespaces)),
@@ -110,9 +150,29 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace) *Index {
 			continue
 		}
 		chosen[ns.Name] = ns
-		ix.namespaces[ns.Name] = labels.Set(ns.Labels)
+		ix.namespaces[ns.Name] = namespaceLabels(ns)
 	}
+	ix.addRoutes(routes)
 	return ix
+}
+
+// metadataNameLabel is the label the API server sets on every Namespace to
+// its name.
+const metadataNameLabel = "kubernetes.io/metadata.name"
+
+// namespaceLabels returns the Namespace's labels with
+// kubernetes.io/metadata.name set to its name when missing, in a copy only
+// when it is.
+func namespaceLabels(ns *corev1.Namespace) labels.Set {
+	if _, ok := ns.Labels[metadataNameLabel]; ok || ns.Name == "" {
+		return labels.Set(ns.Labels)
+	}
+	l := make(labels.Set, len(ns.Labels)+1)
+	for k, v := range ns.Labels {
+		l[k] = v
+	}
+	l[metadataNameLabel] = ns.Name
+	return l
 }
 
 // Newer reports whether object a (metadata am) should replace b (metadata bm)
@@ -178,6 +238,26 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	slices.SortStableFunc(g.listeners, func(a, b listenerEntry) int {
 		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.port, b.port), cmp.Compare(a.protocol, b.protocol), cmp.Compare(a.hostname, b.hostname))
 	})
+	g.notReady = gatewayNotReady(gw)
+	for i := range g.listeners {
+		g.listeners[i].notReady = listenerNotReady(gw, g.listeners[i].name)
+	}
+	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)
+	for i := range g.listeners {
+		l := &g.listeners[i]
+		k := portProtocol{l.port, l.protocol}
+		m := g.byHostname[k]
+		if m == nil {
+			m = make(map[string]*listenerEntry, 2)
+			g.byHostname[k] = m
+		}
+		// Two listeners of one port, protocol and hostname conflict (the
+		// Gateway API requires listeners to be distinct); the first by name
+		// stands for both.
+		if _, ok := m[l.hostname]; !ok {
+			m[l.hostname] = l
+		}
+	}
 	g.addrs = newGatewayAddresses(gw.Status.Addresses)
 	for i, h := range g.addrs.hostnames {
 		g.addrs.hostnames[i] = sb.copy(h)

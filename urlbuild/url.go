@@ -15,13 +15,18 @@ import (
 type RuleOptions struct {
 	// EndpointPath is the path the backend serves the MCP endpoint on (for
 	// ToolHive's proxy /mcp for streamable-http, /sse for sse). Empty: the URL
-	// is the base path of each match, as in seeds 001 and 002.
+	// is the base path of each match (the path the route itself advertises).
 	EndpointPath string
 	// Backend is the index in the rule's backendRefs of the backend the URL
 	// must reach: that backendRef's own filters (HTTPBackendRef.Filters) apply
 	// after the rule's. The zero value is the first backendRef; an index out of
 	// range (such as -1) means the rule's filters only.
 	Backend int
+	// Transport is the MCP transport the URL is for ([TransportStreamableHTTP]
+	// or [TransportSSE]), which says what requests a client sends to it;
+	// empty: a GET. When the index holds the snapshot's routes, a URL is
+	// given only where each of those requests reaches the backend.
+	Transport string
 }
 
 // Inputs are what [RouteURLs] needs besides the route.
@@ -108,11 +113,21 @@ func (a *Attachment) AppendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) 
 	if dst == nil {
 		dst = make([]URL, 0, len(a.Origins)*len(paths))
 	}
+	chk := a.newURLCheck(ruleIndex, opts)
 	var buf [128]byte
 	for _, o := range a.Origins {
 		base := o.appendTo(buf[:0])
 		for _, p := range paths {
-			dst = append(dst, URL{URL: string(append(base, p.Path...)), Origin: o, Path: p.Path, Match: p.Match})
+			path := p.Path
+			if chk != nil {
+				var d model.Diagnostic
+				var ok bool
+				if path, d, ok = chk.url(o, p); !ok {
+					ds = append(ds, d)
+					continue
+				}
+			}
+			dst = append(dst, URL{URL: string(append(base, path...)), Origin: o, Path: path, Match: p.Match})
 		}
 	}
 	if urls := dst[start:]; len(urls) > 1 {
@@ -211,7 +226,7 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 			p, err = ExternalPath(opts.EndpointPath, m.Path, rewrite)
 		}
 		if err != nil {
-			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%s", err.Error()))
+			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%v", err))
 			continue
 		}
 		paths = append(paths, RulePath{Path: p, Match: match})
@@ -246,7 +261,7 @@ func ruleRewrite(rule gwv1.HTTPRouteRule, ruleIndex, backend int, obj model.Obje
 	if s.found != nil {
 		mod, err := pathModifierOf(s.found)
 		if err != nil {
-			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%s", err.Error()), false
+			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%v", err), false
 		}
 		// HTTPRouteRule validation: "When using URLRewrite filter with
 		// path.replacePrefixMatch, exactly one PathPrefix match must be

@@ -31,7 +31,7 @@ type ScaleOptions struct {
 	Indent bool
 }
 
-// DefaultScale is SPEC §10's merge benchmark: 100 ConfigMaps holding 100,000
+// DefaultScale is the merge benchmark's size: 100 ConfigMaps holding 100,000
 // servers, each file under the 1 MiB a ConfigMap can hold, 1% of the entries
 // in conflict (500 names defined by two files each).
 var DefaultScale = ScaleOptions{Seed: 1, Files: 100, Servers: 100_000, Shared: 5}

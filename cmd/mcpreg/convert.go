@@ -6,7 +6,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// runConvert reads registry data of any shape (SPEC §3.1) and prints it as an
+// runConvert reads registry data of any shape (upstream, legacy, list) and prints it as an
 // upstream document, entries normalised and sorted by name.
 func runConvert(e *env, args []string) int {
 	var c common
@@ -43,7 +43,8 @@ func runConvert(e *env, args []string) int {
 	return emit(e, &c, out.Encode(), ds)
 }
 
-// runValidate checks an upstream registry document against SPEC §8 and exits
+// runValidate checks an upstream registry document against the upstream rules
+// (model.ValidateRegistry) and exits
 // 1 when any rule is broken, naming the server and the rule.
 func runValidate(e *env, args []string) int {
 	var c common

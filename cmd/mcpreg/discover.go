@@ -10,7 +10,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// runDiscover is the 'discover' verb (SPEC §9): it builds the upstream
+// runDiscover is the 'discover' verb: it builds the upstream
 // registry of the MCP servers the manifests export and prints it.
 func runDiscover(e *env, args []string) int {
 	var c common
@@ -25,8 +25,8 @@ func runDiscover(e *env, args []string) int {
 	naming := fs.String("naming", "toolhive-operator", "naming `SCHEME` of new entries: toolhive-operator or toolhive-registry-server")
 	fs.Var(&endpointPaths, "endpoint-path", "backend path `TYPE=PATH` per remote type (sse=/sse, streamable-http=/mcp); repeatable")
 	requireHTTPS := fs.Bool("require-https", false, "refuse http URLs")
-	urlAlone := fs.Bool("url-alone-exports", false, "let registry-url alone export a resource (seed 002's older rule)")
-	requireDescription := fs.Bool("require-description", false, "skip servers with no description (seed 002's rule)")
+	urlAlone := fs.Bool("url-alone-exports", false, "let registry-url alone export a resource (registry-export not required)")
+	requireDescription := fs.Bool("require-description", false, "skip servers with no description instead of describing them by kind and name")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -113,6 +113,7 @@ func snapshotOf(o *manifest.Objects) discovery.Snapshot {
 		MCPServers:        o.MCPServers,
 		MCPRemoteProxies:  o.MCPRemoteProxies,
 		VirtualMCPServers: o.VirtualMCPServers,
+		MCPServerEntries:  o.MCPServerEntries,
 		MCPGroups:         o.MCPGroups,
 		Services:          o.Services,
 		Namespaces:        o.Namespaces,

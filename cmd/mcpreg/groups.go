@@ -7,7 +7,7 @@ import (
 	"github.com/mcpreg/mcpreg/discovery"
 )
 
-// runGroups is the 'groups' verb (SPEC §9): it prints, for each MCPGroup, its
+// runGroups is the 'groups' verb: it prints, for each MCPGroup, its
 // namespace, name and computed status as a JSON array sorted by namespace and
 // name; dangling groupRefs are reported on stderr (GroupRefNotFound). --now
 // sets the conditions' lastTransitionTime.

@@ -31,7 +31,7 @@ import (
 	"time"
 )
 
-// Exit statuses of the CLI contract (SPEC §9).
+// Exit statuses: part of the CLI's stable contract (see the README).
 const (
 	exitOK    = 0
 	exitError = 1

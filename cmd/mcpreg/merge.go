@@ -29,7 +29,7 @@ type mergeFlags struct {
 	set                           map[string]bool // flags given on the command line
 }
 
-// runMerge is the 'merge' verb (SPEC §9): it merges the ConfigMaps an
+// runMerge is the 'merge' verb: it merges the ConfigMaps an
 // MCPRegistry entry selects, or those a label selector picks in a namespace,
 // and prints the upstream registry document.
 func runMerge(e *env, args []string) int {
@@ -123,16 +123,14 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		}
 		filter.Tags = &model.IncludeExclude{Include: f.includeTag, Exclude: f.excludeTag}
 	}
-	return merge.Merge(merge.Input{
-		Owner:       owner,
-		Namespace:   f.namespace,
-		ConfigMaps:  cms,
-		Selector:    ls,
-		Key:         f.key,
-		Strategy:    strategy,
-		Filter:      filter,
-		LastUpdated: lastUpdated,
-	})
+	return merge.Merge(merge.Source{
+		Owner:     owner,
+		Namespace: f.namespace,
+		Selector:  ls,
+		Key:       f.key,
+		Strategy:  strategy,
+		Filter:    filter,
+	}, cms, merge.Options{LastUpdated: lastUpdated})
 }
 
 // findRegistry finds the MCPRegistry by name, in namespace when given. The

@@ -41,13 +41,14 @@ type Objects struct {
 	VirtualMCPServers []*model.VirtualMCPServer
 	MCPGroups         []*model.MCPGroup
 	MCPRegistries     []*model.MCPRegistry
+	MCPServerEntries  []*model.MCPServerEntry
 }
 
 // Len is the number of objects held.
 func (o *Objects) Len() int {
 	return len(o.ConfigMaps) + len(o.Services) + len(o.Namespaces) + len(o.Gateways) +
 		len(o.HTTPRoutes) + len(o.ReferenceGrants) + len(o.MCPServers) + len(o.MCPRemoteProxies) +
-		len(o.VirtualMCPServers) + len(o.MCPGroups) + len(o.MCPRegistries)
+		len(o.VirtualMCPServers) + len(o.MCPGroups) + len(o.MCPRegistries) + len(o.MCPServerEntries)
 }
 
 // Append adds all objects of p to o.
@@ -62,6 +63,7 @@ func (o *Objects) Append(p *Objects) {
 	o.MCPRemoteProxies = append(o.MCPRemoteProxies, p.MCPRemoteProxies...)
 	o.VirtualMCPServers = append(o.VirtualMCPServers, p.VirtualMCPServers...)
 	o.MCPGroups = append(o.MCPGroups, p.MCPGroups...)
+	o.MCPServerEntries = append(o.MCPServerEntries, p.MCPServerEntries...)
 	o.MCPRegistries = append(o.MCPRegistries, p.MCPRegistries...)
 }
 
@@ -231,6 +233,8 @@ func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) 
 		o.VirtualMCPServers = append(o.VirtualMCPServers, t)
 	case *model.MCPGroup:
 		o.MCPGroups = append(o.MCPGroups, t)
+	case *model.MCPServerEntry:
+		o.MCPServerEntries = append(o.MCPServerEntries, t)
 	case *model.MCPRegistry:
 		o.MCPRegistries = append(o.MCPRegistries, t)
 	}
@@ -280,6 +284,9 @@ func (o *Objects) DefaultNamespace(ns string) {
 		set(&x.ObjectMeta)
 	}
 	for _, x := range o.MCPGroups {
+		set(&x.ObjectMeta)
+	}
+	for _, x := range o.MCPServerEntries {
 		set(&x.ObjectMeta)
 	}
 	for _, x := range o.MCPRegistries {

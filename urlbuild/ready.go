@@ -1,0 +1,73 @@
+package urlbuild
+
+import (
+	"strconv"
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// gatewayNotReady says why the Gateway's status conditions show that it
+// routes nothing: Accepted or Programmed present and not True
+// (GatewayConditionAccepted, GatewayConditionProgrammed). The API server
+// defaults both to Unknown ("Pending") until a controller reconciles the
+// Gateway, which is not ready either. A Gateway given without any
+// conditions (a hand-written manifest rather than an object read from a
+// cluster) is taken as ready: nothing says otherwise. "" when ready.
+func gatewayNotReady(gw *gwv1.Gateway) string {
+	return notTrue(gw.Status.Conditions, string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayConditionProgrammed))
+}
+
+// listenerNotReady says why the listener's entry in status.listeners shows
+// that it carries no traffic: Programmed or ResolvedRefs present and not
+// True (ListenerConditionProgrammed, ListenerConditionResolvedRefs; an HTTPS
+// listener whose certificate is missing has ResolvedRefs=False). When
+// status.listeners lists other listeners but not this one, the controller
+// has not programmed it either. "" when ready, or when status.listeners is
+// empty (nothing reported).
+func listenerNotReady(gw *gwv1.Gateway, name string) string {
+	if len(gw.Status.Listeners) == 0 {
+		return ""
+	}
+	for i := range gw.Status.Listeners {
+		if ls := &gw.Status.Listeners[i]; string(ls.Name) == name {
+			return notTrue(ls.Conditions, string(gwv1.ListenerConditionProgrammed), string(gwv1.ListenerConditionResolvedRefs))
+		}
+	}
+	return "status.listeners has no entry for it"
+}
+
+// notTrue describes the conditions of the given types that are present and
+// not True, "" when there are none.
+func notTrue(conds []metav1.Condition, types ...string) string {
+	var parts []string
+	for _, typ := range types {
+		for i := range conds {
+			c := &conds[i]
+			if c.Type != typ || c.Status == metav1.ConditionTrue {
+				continue
+			}
+			p := c.Type + "=" + string(c.Status)
+			if c.Reason != "" {
+				p += " reason " + quoteCapped(c.Reason)
+			}
+			if c.Message != "" {
+				p += ": " + quoteCapped(c.Message)
+			}
+			parts = append(parts, p)
+			break
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// quoteCapped quotes a status value for a message, cut to 200 bytes: status
+// is written by controllers, but a tenant may own the Gateway.
+func quoteCapped(s string) string {
+	const max = 200
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return strconv.Quote(s)
+}
