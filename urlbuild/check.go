@@ -329,5 +329,5 @@ func (c *urlCheck) diag(reason model.Reason, o Origin, rq clientRequest, p, wher
 	u = append(u, p...)
 	return model.Warningf(reason, c.a.Route, "spec.rules["+strconv.Itoa(c.ruleIndex)+"]",
 		"no URL %s (listener %s of Gateway %s): %s %s (%s) does not reach the rule's backend: %s",
-		u, o.Listener, o.Gateway, rq.method, rq.path, rq.what, where)
+		string(u), o.Listener, o.Gateway, rq.method, rq.path, rq.what, model.Text(where))
 }
