@@ -44,6 +44,8 @@ type Result struct {
 	// Registry is the upstream document of the discovered entries, sorted by
 	// name; it passes model.ValidateRegistry. Nil only when an Error
 	// diagnostic stopped discovery (a label selector that does not parse).
+	// A registry without servers comes with an EmptyRegistry error: it is
+	// returned, but ToolHive's registry server would refuse it.
 	Registry *model.Registry
 	// Entries are the entries of Registry with their provenance, sorted by name.
 	Entries []Entry
@@ -102,7 +104,7 @@ func Discover(snap Snapshot, opts Options) Result {
 			// A new entry is valid by construction (every part is checked on
 			// the way in); only the official registry's stricter name rule is
 			// left to report.
-			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, dr.primary().ref, dr.nameField, "%s", strict))
+			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, dr.primary().ref, dr.nameField, "%s", model.Text(strict)))
 		}
 		built = append(built, builtEntry{name: s.Name(), server: s, draft: dr})
 		nrefs += len(dr.resources)
@@ -142,6 +144,9 @@ func Discover(snap Snapshot, opts Options) Result {
 		servers[i] = b.server
 	}
 	reg := model.NewRegistry(cfg.lastUpdated(), servers)
+	if len(servers) == 0 {
+		ds = append(ds, model.EmptyRegistryDiagnostic(optionsRef, "", "no MCP resource in the snapshot exports a server that can be written"))
+	}
 	ds.Sort()
 	return Result{Registry: reg, Entries: entries, Diagnostics: ds}
 }

@@ -238,7 +238,7 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 		}
 		for _, r := range dropped {
 			o := owner[r.URL]
-			msg := fmt.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
+			msg := model.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
 				r.URL, o.primary().ref, d.primary().ref)
 			if len(keep) == 0 {
 				msg += "; the entry has no remote left and is not exported"
@@ -335,13 +335,15 @@ func compareRefs(a, b model.ObjectRef) int {
 
 // buildServer writes the draft as an upstream entry. A new entry's members
 // are in the order of the upstream schema: name, description, title,
-// version, remotes, _meta. An enriched entry is a copy of the source entry
+// version, remotes, _meta, after "$schema". An enriched entry is a copy of the source entry
 // with name, description, title and version replaced where set, and remotes
 // replaced by the source's plus the discovered ones.
 func (d *draft) buildServer() *model.Server {
 	s := &model.Server{}
 	if d.source != nil {
 		s = d.source.Clone()
+	} else {
+		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 	}
 	s.SetName(d.name)
 	s.SetDescription(d.description)
@@ -357,17 +359,23 @@ func (d *draft) buildServer() *model.Server {
 }
 
 // serverTemplates are empty new entries holding the members buildServer
-// writes, in the same order (name, description, title when set, version,
-// remotes) with placeholder values: a clone of one has its member list
+// writes, in the same order ($schema, name, description, title when set,
+// version, remotes) with placeholder values: a clone of one has its member list
 // allocated once at its final size, and setting a member replaces the value
 // in place. They are made per Discover call and never changed.
 type serverTemplates struct {
 	plain, titled *model.Server
 }
 
+// schemaLiteral is the "$schema" of every new entry, which ToolHive's
+// registry server adds when it is missing: written, the entry comes back
+// from the server as it went in.
+const schemaLiteral = `"` + model.ServerSchemaURL + `"`
+
 func newServerTemplates() serverTemplates {
 	mk := func(keys ...string) *model.Server {
 		s := &model.Server{}
+		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 		for _, k := range keys {
 			s.Set(k, json.RawMessage(`""`))
 		}

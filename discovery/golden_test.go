@@ -71,9 +71,11 @@ func checkEntries(t *testing.T, res Result) {
 
 // TestSeed002InternalAnalytics checks that seed 002's internal server gives
 // exactly the entry the seed shows. The one change SPEC §6 makes, the
-// registry-export annotation, is in the case's manifest.
+// registry-export annotation, is in the case's manifest; the one change to
+// the entry is "$schema", which ToolHive's registry server adds anyway.
 func TestSeed002InternalAnalytics(t *testing.T) {
 	const seed = `{
+	  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
 	  "name": "dev.stacklok.toolhive/mcp-servers.internal-analytics",
 	  "description": "Internal analytics MCP server for business metrics",
 	  "version": "1.0.0",

@@ -35,6 +35,7 @@ type caseOptions struct {
 	Strategy       string                `json:"strategy"`
 	Filter         *model.RegistryFilter `json:"filter"`
 	MaxOutputBytes int                   `json:"maxOutputBytes"`
+	MaxMetaSize    int                   `json:"maxMetaSize"`
 	// SourcesOnly runs SourcesFor on the MCPRegistry instead of a merge:
 	// its diagnostics are the case's output.
 	SourcesOnly bool `json:"sourcesOnly"`
@@ -82,7 +83,7 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 			_, ds := SourcesFor(reg)
 			return Result{Diagnostics: ds}
 		}
-		res, err := ForRegistry(reg, o.Entry, objs.ConfigMaps, Options{Strategy: strategy, LastUpdated: goldenNow, MaxOutputBytes: o.MaxOutputBytes})
+		res, err := ForRegistry(reg, o.Entry, objs.ConfigMaps, Options{Strategy: strategy, LastUpdated: goldenNow, MaxOutputBytes: o.MaxOutputBytes, MaxMetaSize: o.MaxMetaSize})
 		if err != nil {
 			t.Fatalf("ForRegistry: %v", err)
 		}
@@ -101,6 +102,7 @@ func runCase(t *testing.T, objs *manifest.Objects, o caseOptions) Result {
 		Strategy:    strategy,
 		Filter:      o.Filter,
 		LastUpdated: goldenNow,
+		MaxMetaSize: o.MaxMetaSize,
 	}
 	if o.Selector != "" {
 		if in.Selector, err = metav1.ParseToLabelSelector(o.Selector); err != nil {

@@ -83,8 +83,27 @@ type source struct {
 	field string // data[key] or binaryData[key]
 	// failure is why the ConfigMap was skipped ("MissingKey", ...), or "".
 	failure model.Reason
-	// skipped counts the entries dropped as invalid.
-	skipped int
+	// skipped counts the entries dropped as invalid or too large, and
+	// skipReasons says why, sorted.
+	skipped     int
+	skipReasons []model.Reason
+}
+
+// skip counts an entry dropped for reason.
+func (s *source) skip(reason model.Reason) {
+	s.skipped++
+	if i, found := slices.BinarySearch(s.skipReasons, reason); !found {
+		s.skipReasons = slices.Insert(s.skipReasons, i, reason)
+	}
+}
+
+// skipText names the reasons entries were dropped for.
+func (s *source) skipText() string {
+	out := make([]string, len(s.skipReasons))
+	for i, r := range s.skipReasons {
+		out[i] = string(r)
+	}
+	return strings.Join(out, ", ")
 }
 
 // entry is one server on its way to the output.
@@ -260,6 +279,9 @@ func (m *merger) run() Result {
 	reg := model.NewRegistry(m.opts.LastUpdated.UTC().Format(time.RFC3339), servers)
 	sortByName(reg.Servers)
 	m.summarize()
+	if len(servers) == 0 {
+		m.ds = append(m.ds, model.EmptyRegistryDiagnostic(m.owner, m.ownerField(""), m.whyEmpty(len(filtered))))
+	}
 	res := Result{Registry: reg, Filtered: filtered}
 	if m.render {
 		// Names are unique and sorted, so the document's list of servers is
@@ -321,7 +343,7 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			d.Message = "ConfigMap skipped: " + d.Message
 			src.failure = d.Reason
 		case model.ReasonInvalidEntry:
-			src.skipped++
+			src.skip(model.ReasonInvalidEntry)
 		}
 		m.ds = append(m.ds, d)
 	}
@@ -346,7 +368,7 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 	var urls []string
 	for pos, s := range reg.Servers {
 		m.describe(s, src, pos)
-		ok, nds := model.Normalize(s, src.ref, src.field)
+		ok, nds := model.NormalizeWith(s, src.ref, src.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
 		if len(nds) > 0 {
 			// Normalize names fields under the prefix it is given; put the
 			// entry's own path in its place.
@@ -357,7 +379,11 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			}
 		}
 		if !ok {
-			src.skipped++
+			reason := model.ReasonInvalidEntry
+			if len(nds) > 0 && nds[len(nds)-1].Reason == model.ReasonMetaTooLarge {
+				reason = model.ReasonMetaTooLarge
+			}
+			src.skip(reason)
 			continue
 		}
 		name := s.Name()
@@ -433,6 +459,20 @@ func joinCapped(items []string, n int) string {
 	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
+// whyEmpty says why a merge kept no server, filtered of them removed by
+// the filter.
+func (m *merger) whyEmpty(filtered int) string {
+	switch {
+	case m.selected == 0:
+		return "no ConfigMap selected"
+	case filtered > 0:
+		return fmt.Sprintf("the filter removed all %d", filtered)
+	case len(m.entries) == 0:
+		return fmt.Sprintf("the %d selected ConfigMaps hold no server that can be written", m.selected)
+	}
+	return fmt.Sprintf("all %d servers read were dropped", len(m.entries))
+}
+
 // summarize adds the PartialSyncFailure summary when a ConfigMap was skipped
 // or lost entries.
 func (m *merger) summarize() {
@@ -442,9 +482,9 @@ func (m *merger) summarize() {
 		case s.failure != "":
 			failed = append(failed, fmt.Sprintf("%s (%s)", s.ref.Name, s.failure))
 		case s.skipped == 1:
-			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", s.ref.Name, model.ReasonInvalidEntry))
+			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", s.ref.Name, s.skipText()))
 		case s.skipped > 1:
-			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", s.ref.Name, s.skipped, model.ReasonInvalidEntry))
+			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", s.ref.Name, s.skipped, s.skipText()))
 		}
 	}
 	if len(failed) == 0 {

@@ -66,7 +66,7 @@ func TestMergeTable(t *testing.T) {
 				configMap("a", regLabels, upstreamDoc(a("io.ex/ss", "a"))),
 			}},
 			want:    []string{},
-			reasons: "NoConfigMapsSelected",
+			reasons: "EmptyRegistry,NoConfigMapsSelected",
 		},
 		{
 			name: "name mode",
@@ -92,7 +92,7 @@ func TestMergeTable(t *testing.T) {
 			name:    "no ConfigMaps given",
 			in:      testInput{},
 			want:    []string{},
-			reasons: "NoConfigMapsSelected",
+			reasons: "EmptyRegistry,NoConfigMapsSelected",
 		},
 		{
 			name: "the same object twice is one source",

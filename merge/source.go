@@ -76,4 +76,10 @@ type Options struct {
 	// MaxOutputBytes is the size limit of the output ConfigMap;
 	// MaxConfigMapSize when 0.
 	MaxOutputBytes int
+	// MaxMetaSize is the size limit, in bytes, on an entry's
+	// publisher-provided _meta as model.PublisherMetaSize measures it; an
+	// entry over it is dropped with MetaTooLarge. 0 means
+	// model.DefaultMaxMetaSize (ToolHive's registry server's default);
+	// negative turns the check off.
+	MaxMetaSize int
 }

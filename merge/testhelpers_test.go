@@ -125,6 +125,7 @@ type testInput struct {
 	Strategy         Strategy
 	Filter           *model.RegistryFilter
 	LastUpdated      time.Time
+	MaxMetaSize      int
 }
 
 // mergeIn runs Merge on a testInput.
@@ -132,7 +133,7 @@ func mergeIn(in testInput) Result {
 	return Merge(Source{
 		Owner: in.Owner, Field: in.OwnerField, Namespace: in.Namespace, Selector: in.Selector, Name: in.Name,
 		Key: in.Key, Format: in.Format, Filter: in.Filter, Strategy: in.Strategy,
-	}, in.ConfigMaps, Options{DefaultNamespace: in.DefaultNamespace, LastUpdated: in.LastUpdated})
+	}, in.ConfigMaps, Options{DefaultNamespace: in.DefaultNamespace, LastUpdated: in.LastUpdated, MaxMetaSize: in.MaxMetaSize})
 }
 
 // cmRef is a configMapRef as ToolHive spells it.

@@ -113,6 +113,34 @@ const (
 	ReasonBlockedEndpoint Reason = "BlockedEndpoint"
 )
 
+// Reasons about documents ToolHive's registry server would refuse or rewrite
+// although they pass the upstream schema.
+const (
+	// ReasonEmptyRegistry (Error) says a document with no server would be
+	// written. ToolHive's registry server refuses such a document and keeps
+	// serving the servers it had, so publishing it freezes the registry.
+	// The document is still returned; the command line exits 1 instead of
+	// printing it.
+	ReasonEmptyRegistry Reason = "EmptyRegistry"
+	// ReasonMetaTooLarge (Warning) says an entry was dropped because its
+	// publisher-provided _meta, measured as the registry server measures it,
+	// is over the size limit: the server would fail the whole source for it.
+	ReasonMetaTooLarge Reason = "MetaTooLarge"
+	// ReasonDuplicatePackage (Warning) says a package repeating the
+	// (registryType, identifier, transport type) of an earlier package of
+	// the same entry was removed: the server fails the whole source for it.
+	ReasonDuplicatePackage Reason = "DuplicatePackage"
+	// ReasonDuplicateRemote (Warning) says a remote repeating the (type, URL)
+	// of an earlier remote of the same entry was removed: the server keeps
+	// one of them silently.
+	ReasonDuplicateRemote Reason = "DuplicateRemote"
+	// ReasonInexactNumber (Warning) says a number in an entry's
+	// publisher-provided _meta changes value when read as a float64, as the
+	// registry server reads it (12345678901234567890 comes back as
+	// 12345678901234567000). The number is written as it was read.
+	ReasonInexactNumber Reason = "InexactNumber"
+)
+
 // Reasons about MCPRegistry objects whose sources this library cannot merge.
 const (
 	// ReasonSourceNotMergeable (Info) names an MCPRegistry entry whose source
@@ -165,6 +193,8 @@ func Reasons() []Reason {
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
 		ReasonSourceNotMergeable, ReasonNoConfigMapSource,
+		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicatePackage, ReasonDuplicateRemote,
+		ReasonInexactNumber,
 		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 		ReasonPrivateEndpoint, ReasonBlockedEndpoint,
 	}
@@ -218,8 +248,10 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-// String renders the diagnostic on one line for humans.
+// String renders the diagnostic on one line for humans. Every part is
+// escaped, so a value from the input cannot start a line of its own.
 func (d Diagnostic) String() string {
+	d = d.safe()
 	var b strings.Builder
 	b.WriteString(strings.ToLower(d.Severity.String()))
 	b.WriteString(" ")
@@ -237,10 +269,10 @@ func (d Diagnostic) String() string {
 
 // MarshalJSON writes the keys severity (lower case), reason, object, field and
 // message in that fixed order: the CLI's --diagnostics json lines are a stable
-// format.
+// format. Parts are escaped and cut as String does.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
-	return json.Marshal(wire(d))
+	return json.Marshal(wire(d.safe()))
 }
 
 // Compare orders diagnostics by object, field, reason, severity and message, so
@@ -298,17 +330,29 @@ func (ds Diagnostics) WithSeverity(s Severity) Diagnostics {
 	return out
 }
 
-// Errorf, Warningf and Infof build diagnostics; they keep call sites short.
+// newDiagnostic builds a diagnostic whose message repeats input values only
+// escaped and cut (see Sprintf) and whose field path is escaped and held to
+// MaxFieldRunes, so that no tenant value reaches a log or terminal raw.
+func newDiagnostic(sev Severity, reason Reason, obj ObjectRef, field string, msg Text) Diagnostic {
+	return Diagnostic{
+		Severity: sev, Reason: reason, Object: obj,
+		Field:   escape(cutRunes(field, MaxFieldRunes)),
+		Message: string(msg),
+	}
+}
+
+// Errorf builds an Error diagnostic. The message is formatted by Sprintf:
+// string arguments are input values, escaped and cut to MaxEchoRunes.
 func Errorf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityError, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityError, reason, obj, field, Sprintf(format, args...))
 }
 
-// Warningf builds a Warning diagnostic.
+// Warningf builds a Warning diagnostic, formatting as Errorf does.
 func Warningf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityWarning, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityWarning, reason, obj, field, Sprintf(format, args...))
 }
 
-// Infof builds an Info diagnostic.
+// Infof builds an Info diagnostic, formatting as Errorf does.
 func Infof(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityInfo, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityInfo, reason, obj, field, Sprintf(format, args...))
 }

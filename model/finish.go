@@ -38,8 +38,14 @@ func lastSpace(r []rune) int {
 // Normalize makes an entry fit to emit, or says why it cannot be: an
 // over-long description (or title) is shortened with a DescriptionTooLong
 // warning; any other rule it breaks makes ok false, with one InvalidEntry
-// warning saying all that is wrong. s is changed in place.
+// warning saying all that is wrong; a valid entry is then put in canonical
+// form (see Canonicalize) with the default options. s is changed in place.
 func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagnostics) {
+	return NormalizeWith(s, obj, fieldPrefix, NormalizeOptions{})
+}
+
+// NormalizeWith is Normalize with options.
+func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
 	f := func(name string) string {
 		if fieldPrefix == "" {
 			return name
@@ -78,7 +84,8 @@ func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagno
 			"server %q skipped: %s", s.Name(), strings.Join(problems, "; ")))
 		return false, ds
 	}
-	return true, ds
+	ok, cds := Canonicalize(s, obj, fieldPrefix, opts)
+	return ok, append(ds, cds...)
 }
 
 // Finish makes r fit to emit: every server normalised (see Normalize) or
@@ -89,6 +96,11 @@ func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagno
 // rejects a URL on two entries). Diagnostics name each server by name and by
 // where it was read from (Server.Origin), else by its position in r.
 func Finish(r *Registry, obj ObjectRef) Diagnostics {
+	return FinishWith(r, obj, NormalizeOptions{})
+}
+
+// FinishWith is Finish with options for NormalizeWith.
+func FinishWith(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 	var ds Diagnostics
 	kept := r.Servers[:0]
 	first := make(map[string]string, len(r.Servers))
@@ -97,7 +109,7 @@ func Finish(r *Registry, obj ObjectRef) Diagnostics {
 		if field == "" {
 			field = fmt.Sprintf("data.servers[%d]", i)
 		}
-		ok, d := Normalize(s, obj, field)
+		ok, d := NormalizeWith(s, obj, field, opts)
 		ds = append(ds, d...)
 		if !ok {
 			continue

@@ -55,7 +55,7 @@ func ParseFormat(s string) (Format, error) {
 	case "list":
 		return FormatList, nil
 	}
-	return "", fmt.Errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
+	return "", errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
 }
 
 // RawMember is a JSON object member kept as raw bytes.
@@ -310,7 +310,7 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 	if len(keys) > 8 {
 		keys = append(keys[:8], "...")
 	}
-	return "", fmt.Errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
+	return "", errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
 }
 
 // Parse reads registry data of any shape and returns it as an upstream
@@ -502,7 +502,8 @@ func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 // Convert reads registry data of any shape and returns the upstream document
 // to emit: entries normalised and sorted (see Finish), meta.last_updated set to
 // lastUpdated, the input's document version kept when valid. A nil registry
-// means the data could not be read at all (InvalidJSON, UnknownFormat).
+// means the data could not be read at all (InvalidJSON, UnknownFormat); a
+// registry without servers comes with an EmptyRegistry error.
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
 	reg, ds := Parse(data, opts)
 	if reg == nil {
@@ -529,7 +530,15 @@ func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Dia
 		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("version"),
 			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
 	}
+	read := len(out.Servers)
 	ds = append(ds, Finish(out, opts.Source)...)
+	if len(out.Servers) == 0 {
+		why := "the input has no server entry"
+		if read > 0 {
+			why = fmt.Sprintf("all %d server entries read were dropped", read)
+		}
+		ds = append(ds, EmptyRegistryDiagnostic(opts.Source, opts.field("data.servers"), why))
+	}
 	ds.Sort()
 	return out, ds
 }

@@ -105,10 +105,10 @@ func TestMergeSelectorForm(t *testing.T) {
 	}
 
 	// Tags.
-	code, out, _ = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
+	code, out, errs = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
 		"--selector", "toolhive.stacklok.dev/registry=true", "--include-tag", "db")
-	if code != exitOK || len(mergedNames(t, out)) != 0 {
-		t.Errorf("exit %d, servers %q; want none (no server has tags)", code, mergedNames(t, out))
+	if code != exitError || out != "" || !strings.Contains(errs, "error EmptyRegistry ConfigMapSelector/toolhive-system/toolhive.stacklok.dev/registry=true: the registry document has no server (the filter removed all 4)") {
+		t.Errorf("exit %d, stdout %q; want exit 1, no document and EmptyRegistry (no server has tags):\n%s", code, out, errs)
 	}
 	code, out, _ = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
 		"--selector", "toolhive.stacklok.dev/registry=true", "--exclude-tag", "db")
@@ -116,9 +116,10 @@ func TestMergeSelectorForm(t *testing.T) {
 		t.Errorf("exit %d, servers %q; want all four", code, mergedNames(t, out))
 	}
 
-	// Another key and namespace select nothing: an empty registry, exit 0.
+	// Another key and namespace select nothing: an empty registry, which
+	// ToolHive's registry server would refuse: exit 1, nothing printed.
 	code, out, errs = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "default", "--selector", "a=b", "--key", "other.json")
-	if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "NoConfigMapsSelected") {
+	if code != exitError || out != "" || !strings.Contains(errs, "NoConfigMapsSelected") || !strings.Contains(errs, "error EmptyRegistry") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }
@@ -233,7 +234,7 @@ spec:
 	}
 	// The chosen entry merges; the same registry given twice is one match.
 	code, out, errs := mergeCLI(t, "", "merge", "-f", twoNamespaces, "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "two")
-	if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "ConfigMap a/cm not found") {
+	if code != exitError || out != "" || !strings.Contains(errs, "ConfigMap a/cm not found") || !strings.Contains(errs, "error EmptyRegistry MCPRegistry/a/reg spec.registries[1]") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 	if code, _, _ := mergeCLI(t, "", "merge", "-h"); code != exitOK {
