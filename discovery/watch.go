@@ -35,7 +35,9 @@ func AffectedBy(snap Snapshot, opts Options, obj any) ([]model.ObjectRef, error)
 //
 //   - *gwv1.Gateway: the resources reached by the exported HTTPRoutes whose
 //     parentRefs name it;
-//   - *gwv1.HTTPRoute: the resources reached by the route, before and after;
+//   - *gwv1.HTTPRoute: the resources reached by the route, before and after,
+//     and, as routes on one listener shadow each other's paths, those
+//     reached by the exported routes that share a parent Gateway with it;
 //   - *corev1.Service: its MCP owners by ownerReference, before and after;
 //   - *gwv1.ReferenceGrant: the resources
 //     reached by exported routes of the namespaces in its spec.from through
@@ -117,6 +119,16 @@ func affected(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 		case *gwv1.HTTPRoute:
 			if o.Annotations[AnnotationExport] == "true" {
 				add(w.routeOwners(o, nil))
+			}
+			// Any route, exported or not, takes part in the precedence of
+			// the routes on its parents' listeners: it can shadow (or stop
+			// shadowing) the paths of the exported routes beside it.
+			for _, p := range o.Spec.ParentRefs {
+				if g, ok := urlbuild.ParentGateway(p, o.Namespace); ok {
+					for _, r := range w.routesByGateway[objectKey{g.Namespace, g.Name}] {
+						add(w.routeOwners(r, nil))
+					}
+				}
 			}
 		case *corev1.Service:
 			for _, or := range o.OwnerReferences {
