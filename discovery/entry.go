@@ -238,7 +238,7 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 		}
 		for _, r := range dropped {
 			o := owner[r.URL]
-			msg := fmt.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
+			msg := model.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
 				r.URL, o.primary().ref, d.primary().ref)
 			if len(keep) == 0 {
 				msg += "; the entry has no remote left and is not exported"

@@ -88,7 +88,7 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 			ObservedGeneration: meta.Generation,
 			LastTransitionTime: ts,
 			Reason:             ConditionReasonGroupRefNotFound,
-			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", group, meta.Namespace),
+			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", model.Echo(group), meta.Namespace),
 		}})
 	}
 	for _, s := range snap.MCPServers {

@@ -367,7 +367,7 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 				msg = fmt.Sprintf("Service %s/%s is controlled by %s %s/%s with UID %q, but that object has UID %q: the Service belongs to an earlier object of that name",
 					ns, name, owner.kind, ns, owner.name, owner.uid, other.uid)
 			}
-			out.ds = append(out.ds, model.Warningf(model.ReasonOwnerNotFound, ref, field(), "%s", msg))
+			out.ds = append(out.ds, model.Warningf(model.ReasonOwnerNotFound, ref, field(), "%s", model.Text(msg)))
 			continue
 		}
 		w.targets[len(w.targets)-1].res = res

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 	"time"
 
@@ -68,6 +69,102 @@ func BenchmarkConfigMapsDefiningOneName(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+			}
+		})
+	}
+}
+
+// oneServerShapes writes the c-th one-server document in each shape a
+// ConfigMap may hold.
+var oneServerShapes = map[string]func(c int) string{
+	"upstream": func(c int) string {
+		return upstreamDoc(testServer{Name: fmt.Sprintf("io.example.team%d/server", c), ID: fmt.Sprint(c),
+			URL: fmt.Sprintf("https://mcp.example.com/team%d/server", c), Tags: []string{"db"}})
+	},
+	"list": func(c int) string {
+		return fmt.Sprintf(`{"servers":[{"name":"server-%d","image":"ghcr.io/example/team%d:1.0","description":"Team %d's server","tags":["db"]}]}`, c, c, c)
+	},
+	"legacy": func(c int) string {
+		return fmt.Sprintf(`{"version":"1.0.0","last_updated":"2025-01-01T00:00:00Z","servers":{"server-%d":{"image":"ghcr.io/example/team%d:1.0","description":"Team %d's server","tier":"Community","status":"Active","transport":"stdio","tools":["query"],"tags":["db"]}}}`, c, c, c)
+	},
+}
+
+// oneServerConfigMaps is n ConfigMaps of one small server each, and the
+// bytes of their registry data.
+func oneServerConfigMaps(n int, doc func(int) string) ([]*corev1.ConfigMap, int) {
+	cms := make([]*corev1.ConfigMap, n)
+	size := 0
+	for c := range cms {
+		d := doc(c)
+		size += len(d)
+		cms[c] = configMap(fmt.Sprintf("team-%05d", c), regLabels, d)
+	}
+	return cms, size
+}
+
+func heapAfterGC() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// TestRetainedMemoryPerByte: what a merge result keeps alive is proportional
+// to the bytes merged, not to the number of documents. Each parsed document
+// used to keep ~74 KB of fixed blocks, so 10,000 one-server ConfigMaps
+// (3.7 MB of data) kept 740 MB. Merged repeatedly as an operator would, the
+// live result must stay within 3× the data, for every document shape.
+func TestRetainedMemoryPerByte(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a few hundred MB with the old code")
+	}
+	const n = 10000
+	for _, shape := range []string{"upstream", "list", "legacy"} {
+		t.Run(shape, func(t *testing.T) {
+			cms, size := oneServerConfigMaps(n, oneServerShapes[shape])
+			in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now}
+			base := heapAfterGC()
+			var res Result
+			for range 3 {
+				res = mergeIn(in)
+			}
+			retained := int64(heapAfterGC()) - int64(base)
+			// The ConfigMaps were in the baseline: keep them out of the figure.
+			runtime.KeepAlive(cms)
+			if res.Registry == nil || len(res.Registry.Servers) != n {
+				t.Fatalf("not %d servers: %v", n, res.Diagnostics)
+			}
+			// A converted entry is an upstream entry, larger than the
+			// legacy one it came from: the bound is 3× the larger of the
+			// data read and the document written.
+			written := len(res.Document())
+			data := size
+			if shape != "upstream" {
+				data = max(size, written)
+			}
+			t.Logf("%d one-server ConfigMaps (%s), %d bytes read, %d written: the result keeps %d bytes (%.2f× the bytes read, %.2f× those written)",
+				n, shape, size, written, retained, float64(retained)/float64(size), float64(retained)/float64(written))
+			if retained > 3*int64(data) {
+				t.Errorf("the result keeps %d bytes, over 3× the %d bytes of data", retained, data)
+			}
+			runtime.KeepAlive(res)
+		})
+	}
+}
+
+// BenchmarkOneServerConfigMaps shows the memory of a merge proportional to
+// the bytes, not to the documents: compare B/op of n and 4n one-server
+// ConfigMaps (it was ~74 KB per document).
+func BenchmarkOneServerConfigMaps(b *testing.B) {
+	for _, n := range []int{2500, 10000} {
+		cms, size := oneServerConfigMaps(n, oneServerShapes["upstream"])
+		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				mergeIn(in)
 			}
 		})
 	}

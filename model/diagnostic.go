@@ -232,8 +232,10 @@ type Diagnostic struct {
 	Message string `json:"message"`
 }
 
-// String renders the diagnostic on one line for humans.
+// String renders the diagnostic on one line for humans. Every part is
+// escaped, so a value from the input cannot start a line of its own.
 func (d Diagnostic) String() string {
+	d = d.safe()
 	var b strings.Builder
 	b.WriteString(strings.ToLower(d.Severity.String()))
 	b.WriteString(" ")
@@ -251,10 +253,10 @@ func (d Diagnostic) String() string {
 
 // MarshalJSON writes the keys severity (lower case), reason, object, field and
 // message in that fixed order: the CLI's --diagnostics json lines are a stable
-// format.
+// format. Parts are escaped and cut as String does.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
-	return json.Marshal(wire(d))
+	return json.Marshal(wire(d.safe()))
 }
 
 // Compare orders diagnostics by object, field, reason, severity and message, so
@@ -312,17 +314,29 @@ func (ds Diagnostics) WithSeverity(s Severity) Diagnostics {
 	return out
 }
 
-// Errorf, Warningf and Infof build diagnostics; they keep call sites short.
+// newDiagnostic builds a diagnostic whose message repeats input values only
+// escaped and cut (see Sprintf) and whose field path is escaped and held to
+// MaxFieldRunes, so that no tenant value reaches a log or terminal raw.
+func newDiagnostic(sev Severity, reason Reason, obj ObjectRef, field string, msg Text) Diagnostic {
+	return Diagnostic{
+		Severity: sev, Reason: reason, Object: obj,
+		Field:   escape(cutRunes(field, MaxFieldRunes)),
+		Message: string(msg),
+	}
+}
+
+// Errorf builds an Error diagnostic. The message is formatted by Sprintf:
+// string arguments are input values, escaped and cut to MaxEchoRunes.
 func Errorf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityError, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityError, reason, obj, field, Sprintf(format, args...))
 }
 
-// Warningf builds a Warning diagnostic.
+// Warningf builds a Warning diagnostic, formatting as Errorf does.
 func Warningf(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityWarning, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityWarning, reason, obj, field, Sprintf(format, args...))
 }
 
-// Infof builds an Info diagnostic.
+// Infof builds an Info diagnostic, formatting as Errorf does.
 func Infof(reason Reason, obj ObjectRef, field, format string, args ...any) Diagnostic {
-	return Diagnostic{Severity: SeverityInfo, Reason: reason, Object: obj, Field: field, Message: fmt.Sprintf(format, args...)}
+	return newDiagnostic(SeverityInfo, reason, obj, field, Sprintf(format, args...))
 }

@@ -503,11 +503,11 @@ func convertListItem(el json.RawMessage, namespace string) (*Server, error) {
 	}
 	switch {
 	case hasImage && image != "" && hasURL && url != "":
-		return nil, fmt.Errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
+		return nil, errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
 	case hasImage && image != "":
 		return convertImage(name, el, namespace)
 	case hasURL && url != "":
 		return convertRemote(name, el, namespace)
 	}
-	return nil, fmt.Errorf("server %q has neither \"image\" nor \"url\"", name)
+	return nil, errorf("server %q has neither \"image\" nor \"url\"", name)
 }

@@ -55,7 +55,7 @@ func ParseFormat(s string) (Format, error) {
 	case "list":
 		return FormatList, nil
 	}
-	return "", fmt.Errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
+	return "", errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
 }
 
 // RawMember is a JSON object member kept as raw bytes.
@@ -310,7 +310,7 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 	if len(keys) > 8 {
 		keys = append(keys[:8], "...")
 	}
-	return "", fmt.Errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
+	return "", errorf("no \"data\" object, \"servers\" array or \"servers\"/\"remote_servers\" object at top level (keys: %s)", strings.Join(keys, ", "))
 }
 
 // Parse reads registry data of any shape and returns it as an upstream

@@ -26,8 +26,9 @@ type scanned struct {
 	servers []byte
 	entries []scannedEntry
 	// chunk is the block of members being filled: the members of many
-	// entries share one allocation, and blocks of a fixed size (not one
-	// growing slice) leave no garbage behind.
+	// entries share one allocation, and blocks (not one growing slice)
+	// leave no garbage behind. Blocks are sized by the bytes left to read
+	// and trimmed at the end of the list.
 	chunk []jsonx.Member
 	// spans is the block of container spans being filled, likewise.
 	spans []jsonx.Span
@@ -35,10 +36,10 @@ type scanned struct {
 	noIndex bool
 }
 
-// chunkSpans is the number of spans of a block: about 32 KB.
+// chunkSpans is the largest number of spans of a block: about 32 KB.
 const chunkSpans = 4096
 
-// chunkMembers is the number of members of a chunk: about 40 KB.
+// chunkMembers is the largest number of members of a chunk: about 40 KB.
 const chunkMembers = 1024
 
 // scannedEntry is one element of data.servers.
@@ -114,6 +115,9 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		sc.entries = make([]scannedEntry, 0, (r.Len()-r.Pos())/768+1)
 	}
 	sc.entries = sc.entries[:0]
+	// The entries whose members and spans lie in the current blocks, with
+	// their offsets there: trim moves them to exact-size blocks at the end.
+	var inChunk, inSpans []blockUse
 	r.BeginArray()
 	for r.NextElement() {
 		if r.Kind() != '{' {
@@ -127,9 +131,15 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		// The containers of the entry are recorded as they are validated,
 		// so that validating the entry against the schema later finds
 		// where each nested object ends without scanning it again.
-		if cap(sc.spans)-len(sc.spans) < 256 {
-			sc.spans = make([]jsonx.Span, 0, chunkSpans)
+		// Blocks are sized by the bytes left, so that a small document
+		// does not allocate a block for a large one: an entry of b bytes
+		// has at most b/2 containers.
+		left := r.Len() - r.Pos()
+		if need := min(256, left/2+1); cap(sc.spans)-len(sc.spans) < need {
+			sc.spans = make([]jsonx.Span, 0, max(need, min(chunkSpans, left/2+1)))
+			inSpans = inSpans[:0]
 		}
+		spanOff := len(sc.spans)
 		room := cap(sc.spans) - len(sc.spans)
 		idx.Spans, idx.Base, idx.BigNumbers = sc.spans[len(sc.spans):len(sc.spans)], start, false
 		r.BeginObject()
@@ -144,11 +154,13 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 				value = r.SkipIndexed(&idx)
 			}
 			if len(sc.chunk) == cap(sc.chunk) {
-				// A new chunk, taking along the entry's members so far.
+				// A new chunk, taking along the entry's members so far;
+				// a member takes at least 4 bytes of the input.
 				n := len(sc.chunk) - first
-				next := make([]jsonx.Member, n, max(chunkMembers, 2*n))
+				next := make([]jsonx.Member, n, max(min(chunkMembers, (r.Len()-r.Pos())/4+1), 2*n))
 				copy(next, sc.chunk[first:])
 				sc.chunk, first = next, 0
+				inChunk = inChunk[:0]
 			}
 			sc.chunk = append(sc.chunk, jsonx.Member{Key: key, Value: value})
 		}
@@ -156,12 +168,50 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		n := len(idx.Spans)
 		if n <= room {
 			sc.spans = sc.spans[:len(sc.spans)+n] // else append moved them out
+			if n > 0 {
+				inSpans = append(inSpans, blockUse{entry: len(sc.entries), off: spanOff})
+			}
+		}
+		if end > first {
+			inChunk = append(inChunk, blockUse{entry: len(sc.entries), off: first})
 		}
 		sc.entries = append(sc.entries, scannedEntry{
 			raw: r.Bytes(start), members: sc.chunk[first:end:end], object: true,
 			compact: r.LastSpace() < start, literal: literal, mayRepeat: mayRepeat,
 			spans: idx.Spans[:n:n], indexed: !sc.noIndex, bigNumbers: idx.BigNumbers,
 		})
+	}
+	sc.trim(inChunk, inSpans)
+}
+
+// blockUse records that an entry's members or spans start at off in the
+// current block.
+type blockUse struct{ entry, off int }
+
+// trim moves the members and spans in the current blocks to blocks of their
+// exact size when more than half of a block is unused: the parsed servers
+// keep their members and spans alive, and what they keep must be
+// proportional to the bytes read, not a block per document.
+func (sc *scanned) trim(inChunk, inSpans []blockUse) {
+	if used := len(sc.chunk); cap(sc.chunk)-used > used {
+		exact := make([]jsonx.Member, used)
+		copy(exact, sc.chunk)
+		for _, u := range inChunk {
+			e := &sc.entries[u.entry]
+			end := u.off + len(e.members)
+			e.members = exact[u.off:end:end]
+		}
+		sc.chunk = exact
+	}
+	if used := len(sc.spans); cap(sc.spans)-used > used {
+		exact := make([]jsonx.Span, used)
+		copy(exact, sc.spans)
+		for _, u := range inSpans {
+			e := &sc.entries[u.entry]
+			end := u.off + len(e.spans)
+			e.spans = exact[u.off:end:end]
+		}
+		sc.spans = exact
 	}
 }
 

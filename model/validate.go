@@ -54,17 +54,17 @@ func checkName(name string) (invalid, strict string) {
 	n := utf8.RuneCountInString(name)
 	switch {
 	case n < NameMinLen:
-		return fmt.Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen), ""
+		return string(Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen)), ""
 	case n > NameMaxLen:
-		return fmt.Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen), ""
+		return string(Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen)), ""
 	case strings.Count(name, "/") != 1:
-		return fmt.Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern), ""
+		return string(Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern)), ""
 	case !matchName(name):
-		return fmt.Sprintf("name %q does not match %s", name, NamePattern), ""
+		return string(Sprintf("name %q does not match %s", name, NamePattern)), ""
 	}
 	ns, server, _ := strings.Cut(name, "/")
 	if !matchOfficialPart(ns) || !matchOfficialPart(server) {
-		return "", fmt.Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name)
+		return "", string(Sprintf("name %q is valid here, but the official MCP registry requires each side of \"/\" to be at least 2 characters and start and end with a letter or digit", name))
 	}
 	return "", ""
 }
@@ -200,7 +200,7 @@ func (v *validator) entry() {
 	// The core upstream rules keep the messages they have always had: users and
 	// golden files match on them.
 	bad := func(field, format string, args ...any) {
-		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", v.labelText(), fmt.Sprintf(format, args...)))
+		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, field), "%s%s", Text(v.labelText()), Sprintf(format, args...)))
 	}
 	switch {
 	case !hasName:
@@ -209,9 +209,9 @@ func (v *validator) entry() {
 		bad(KeyName, "name must be a string, not %s", show(name))
 	default:
 		if invalid, strict := CheckName(s.Name()); invalid != "" {
-			bad(KeyName, "%s", invalid)
+			bad(KeyName, "%s", Text(invalid))
 		} else if strict != "" {
-			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", v.labelText(), strict))
+			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyName), "%s%s", Text(v.labelText()), Text(strict)))
 		}
 	}
 

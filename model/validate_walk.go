@@ -3,7 +3,6 @@ package model
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -518,7 +517,7 @@ func joinField(prefix, name string) string {
 
 func (v *validator) labelText() string {
 	if v.label == "" {
-		v.label = fmt.Sprintf("server %q: ", v.server.Name())
+		v.label = string(Sprintf("server %q: ", v.server.Name()))
 	}
 	return v.label
 }
@@ -528,7 +527,7 @@ func (v *validator) labelText() string {
 func (v *validator) fail(format string, args ...any) {
 	rel := v.pathString()
 	v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, rel),
-		"%s%s %s", v.labelText(), rel, fmt.Sprintf(format, args...)))
+		"%s%s %s", Text(v.labelText()), rel, Sprintf(format, args...)))
 }
 
 // show renders a raw JSON value for a message, shortened.

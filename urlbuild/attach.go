@@ -118,7 +118,7 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 		if route.Spec.UseDefaultGateways != "" && route.Spec.UseDefaultGateways != gwv1.GatewayDefaultScopeNone {
 			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
 		}
-		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", msg))
+		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", model.Text(msg)))
 		return
 	}
 	if cap(hosts) < 4 {
@@ -219,20 +219,20 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	}
 	if matched == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNoMatchingListener, a.Route, parentField(i),
-			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), g.explainNoMatch(key, route.Spec.Hostnames)))
+			"Gateway %s/%s has no listener for this parentRef%s: %s", key.namespace, key.name, describeParent(key), model.Text(g.explainNoMatch(key, route.Spec.Hostnames))))
 		return
 	}
 	if len(candidates) == 0 {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonNotAllowedByListeners, a.Route, parentField(i),
 			"Gateway %s/%s: no listener for this parentRef%s admits an HTTPRoute from namespace %q: %s",
-			key.namespace, key.name, describeParent(key), route.Namespace, g.explainNotAllowed(key, route, &routeNS)))
+			key.namespace, key.name, describeParent(key), route.Namespace, model.Text(g.explainNotAllowed(key, route, &routeNS))))
 		return
 	}
 
 	acc := routeAcceptance(route, key)
 	if !acc.accepted {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonRouteNotAccepted, a.Route, parentField(i),
-			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, acc.detail))
+			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, model.Text(acc.detail)))
 		return
 	}
 	if acc.stale {
@@ -666,7 +666,7 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 				"neither the route nor %s of Gateway %s names a hostname, and the Gateway has no status.addresses yet", c.l.describe(), gwRef))
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
-				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, g.addrs.all))
+				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, model.Text(g.addrs.all)))
 		}
 	case wildcards:
 		_, wildcards := SplitHostnames(c.hosts)
@@ -679,7 +679,7 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
 				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and no Hostname address of the Gateway matches them (%s); name a concrete host in spec.hostnames",
-				c.l.describe(), gwRef, strings.Join(wildcards, ", "), g.addrs.all))
+				c.l.describe(), gwRef, strings.Join(wildcards, ", "), model.Text(g.addrs.all)))
 		}
 	}
 	return out, ds

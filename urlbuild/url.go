@@ -226,7 +226,7 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 			p, err = ExternalPath(opts.EndpointPath, m.Path, rewrite)
 		}
 		if err != nil {
-			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%s", err.Error()))
+			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%v", err))
 			continue
 		}
 		paths = append(paths, RulePath{Path: p, Match: match})
@@ -261,7 +261,7 @@ func ruleRewrite(rule gwv1.HTTPRouteRule, ruleIndex, backend int, obj model.Obje
 	if s.found != nil {
 		mod, err := pathModifierOf(s.found)
 		if err != nil {
-			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%s", err.Error()), false
+			return nil, model.Warningf(model.ReasonUnsupportedPathMatch, obj, s.foundAt.String(), "%v", err), false
 		}
 		// HTTPRouteRule validation: "When using URLRewrite filter with
 		// path.replacePrefixMatch, exactly one PathPrefix match must be
