@@ -26,29 +26,13 @@ import (
 // oracleNow is the caller-supplied last_updated of emitted documents.
 const oracleNow = "2025-09-01T12:00:00Z"
 
-// convertLikeCLI is what `mcpreg convert FILE --now oracleNow` does
-// (cmd/mcpreg/convert.go, package main, so repeated here): parse any shape,
-// put the servers in a new document with the caller's last_updated, keep
-// "data" members other than "servers" and a valid document version, then
-// normalise, drop what cannot be emitted and sort (model.Finish).
+// convertLikeCLI is what `mcpreg convert FILE --now oracleNow` does: parse
+// any shape, put the servers in a new document with the caller's
+// last_updated, keep a valid document version and empty "data" members other
+// than "servers", then normalise, drop what cannot be emitted and sort.
 func convertLikeCLI(data []byte) (*model.Registry, model.Diagnostics) {
 	src := model.ObjectRef{Kind: "File", Name: "input.json"}
-	reg, ds := model.Parse(data, model.ParseOptions{Source: src})
-	if reg == nil {
-		return nil, ds
-	}
-	out := model.NewRegistry(oracleNow, reg.Servers)
-	out.DataExtra = reg.DataExtra
-	switch {
-	case reg.Version == "" || reg.Version == out.Version:
-	case model.ValidDocumentVersion(reg.Version):
-		out.Version = reg.Version
-	default:
-		ds = append(ds, model.Warningf(model.ReasonInvalidEntry, src, "version",
-			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
-	}
-	ds = append(ds, model.Finish(out, src)...)
-	return out, ds
+	return model.Convert(data, model.ParseOptions{Source: src}, oracleNow)
 }
 
 // tb is what the checks need of a test: *testing.T and *rapid.T both have it.

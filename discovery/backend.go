@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
@@ -16,7 +17,7 @@ import (
 type objectKey struct{ namespace, name string }
 
 // serviceIndex holds the Services of a snapshot by namespace and name, one
-// copy of each (see urlbuild.Newer), with the MCP resource each belongs to. It reads
+// copy of each (see internal/dedupe), with the MCP resource each belongs to. It reads
 // each Service once: at scale, every pass over a hundred thousand Services
 // is a cache miss or more per Service, so what Method 2 needs of them (their
 // keys, their owners) is worked out in that one pass and kept compact.
@@ -25,7 +26,7 @@ type serviceIndex struct {
 	// keys[i] is the namespace and name of list[i], copied into a few
 	// blocks of memory so that checking a look-up reads them, not the
 	// Service; shadowed[i] is set when another Service of that namespace and
-	// name is used instead (see urlbuild.Newer).
+	// name is used instead (see internal/dedupe).
 	keys     []objectKey
 	shadowed []bool
 	// owned[i] reports whether list[i] has an MCP resource as its controller
@@ -75,7 +76,7 @@ func indexServices(list []*corev1.Service, rix *resourceIndex) *serviceIndex {
 		// first, unless a later one is newer than the one kept so far.
 		keep := g[0]
 		for _, i := range g[1:] {
-			if urlbuild.Newer(ix.list[i], &ix.list[i].ObjectMeta, ix.list[keep], &ix.list[keep].ObjectMeta) {
+			if dedupe.Newer(ix.list[i], &ix.list[i].ObjectMeta, ix.list[keep], &ix.list[keep].ObjectMeta) {
 				keep = i
 			}
 		}
@@ -146,7 +147,7 @@ type grantIndex map[grantKey]*grantScope
 // namespace its spec.from names (group gateway.networking.k8s.io, kind
 // HTTPRoute). Entries of other groups or kinds open nothing to an HTTPRoute
 // backendRef. Two grants of one namespace and name: one copy is used (see
-// urlbuild.Newer), so a stale copy cannot widen what the current one allows.
+// the dedupe rule), so a stale copy cannot widen what the current one allows.
 func indexGrants(list []*gwv1.ReferenceGrant) grantIndex {
 	byName := make(map[objectKey]*gwv1.ReferenceGrant, len(list))
 	for _, g := range list {
@@ -154,7 +155,7 @@ func indexGrants(list []*gwv1.ReferenceGrant) grantIndex {
 			continue
 		}
 		k := objectKey{g.Namespace, g.Name}
-		if old, dup := byName[k]; dup && !urlbuild.Newer(g, &g.ObjectMeta, old, &old.ObjectMeta) {
+		if old, dup := byName[k]; dup && !dedupe.Newer(g, &g.ObjectMeta, old, &old.ObjectMeta) {
 			continue
 		}
 		byName[k] = g

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
@@ -66,7 +67,7 @@ import (
 // The routes are read once, in snapshot order, each walked while its
 // memory is at hand. Two routes of one namespace and name (which a cluster
 // cannot hold, but concatenated manifests can): one copy is used (see
-// urlbuild.Newer), so what the others gave is dropped afterwards. Nothing downstream
+// the dedupe rule), so what the others gave is dropped afterwards. Nothing downstream
 // depends on the order (exports are merged per resource in a fixed order,
 // diagnostics sorted).
 func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
@@ -129,7 +130,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		// unless a later one is newer than the one kept so far.
 		keep := g[0]
 		for _, i := range g[1:] {
-			if urlbuild.Newer(routes[i], &routes[i].ObjectMeta, routes[keep], &routes[keep].ObjectMeta) {
+			if dedupe.Newer(routes[i], &routes[i].ObjectMeta, routes[keep], &routes[keep].ObjectMeta) {
 				keep = i
 			}
 		}
@@ -199,9 +200,6 @@ type routeWalker struct {
 	targets []target
 	reached []*resource
 	rules   []ruleBackends
-	// att and urls are reused from route to route: nothing of them is kept.
-	att  urlbuild.Attachment
-	urls []urlbuild.URL
 }
 
 // target is one weighted backendRef of a rule and the MCP resource it
@@ -465,8 +463,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 	var att *urlbuild.Attachment
 	attach := func() *urlbuild.Attachment {
 		if att == nil {
-			att = &w.att
-			w.gateways.AttachInto(att, route)
+			att = w.gateways.Attach(route)
 			if report {
 				ds = append(ds, att.Diagnostics...)
 			}
@@ -510,12 +507,11 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 				"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
 				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
 		}
-		urls, rds := attach().AppendRuleURLs(w.urls[:0], i, urlbuild.RuleOptions{
+		urls, rds := attach().RuleURLs(i, urlbuild.RuleOptions{
 			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
 			Backend:      c.backend,
 			Transport:    c.res.remoteType,
 		})
-		w.urls = urls
 		if ruleReport {
 			ds = append(ds, rds...)
 		}

@@ -120,8 +120,8 @@ func checkAccepted(t *testing.T, in, got string, insecure bool) {
 	if len(got) > MaxURLLength || len(in) > MaxURLLength {
 		t.Fatalf("accepted %d bytes", len(in))
 	}
-	if !model.RemoteURLPattern.MatchString(got) {
-		t.Fatalf("CheckURL(%q) = %q, which does not match %s", in, got, model.RemoteURLPattern)
+	if !model.RemoteURLPattern().MatchString(got) {
+		t.Fatalf("CheckURL(%q) = %q, which does not match %s", in, got, model.RemoteURLPattern())
 	}
 	for i := 0; i < len(got); i++ {
 		if c := got[i]; c <= ' ' || c >= 0x7f || c == '\\' {

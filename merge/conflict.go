@@ -158,7 +158,7 @@ func (m *merger) rename() {
 			copies = append(copies, naming.Copy{Name: e.orig, Source: m.sources[e.src].ref.Name})
 		}
 	}
-	assigned := naming.AssignAmong(copies, func(name string) bool {
+	assigned := naming.Assign(copies, func(name string) bool {
 		k, ok := m.names[name]
 		return ok && m.stats[k].count == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
 	})

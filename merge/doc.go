@@ -15,7 +15,12 @@
 //     handler.EnqueueRequestsFromMapFunc and handler.Funcs);
 //   - SyncInputFor and DecideSync decide whether to sync now;
 //   - OutputConfigMap renders the ConfigMap to write, which also keeps the
-//     per-source content hash and filter hash as annotations.
+//     per-source content hash and filter hash as annotations
+//     (HashAnnotation, FilterHashAnnotation: one output ConfigMap per source,
+//     where ToolHive's MCPRegistry status has room for one hash of each);
+//   - Conditions turns the outcomes into metav1.Conditions (Synced,
+//     Degraded) that pass apimachinery's validation, and model.EventFor a
+//     diagnostic into an Event on the object it is about.
 //
 // ToolHive's MCPRegistry is one adapter onto Sources: SourcesFor gives the
 // Sources of its ConfigMap entries (configMapRef, configMapSelector) and

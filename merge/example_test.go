@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/mcpreg/mcpreg/merge"
 	"github.com/mcpreg/mcpreg/model"
@@ -106,4 +107,50 @@ func ExampleDecideSync() {
 	// Output:
 	// true ManualSyncNoDataChanges 5m0s true
 	// false UpToDateWithPolicy 3m0s
+}
+
+// What a reconcile writes after a merge: the conditions of the MCPRegistry's
+// status and a Warning Event on the ConfigMap that could not be read.
+func ExampleConditions() {
+	reg := &model.MCPRegistry{
+		TypeMeta: metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1alpha1", Kind: "MCPRegistry"},
+		ObjectMeta: metav1.ObjectMeta{Name: "all-teams-registry", Namespace: "toolhive-system", Generation: 3,
+			UID: "8b0f3c52-3f51-4a7e-9a34-4f0c7f3f5a10"},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
+			Name: "team-registries", Format: "toolhive",
+			ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: map[string]string{"toolhive.stacklok.dev/registry": "true"}},
+		}}},
+	}
+	cm := func(name, uid, data string) *corev1.ConfigMap {
+		return &corev1.ConfigMap{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "toolhive-system", UID: types.UID(uid),
+				Labels: map[string]string{"toolhive.stacklok.dev/registry": "true"}},
+			Data: map[string]string{"registry.json": data},
+		}
+	}
+	cms := []*corev1.ConfigMap{
+		cm("team-a-mcp-servers", "0d4c6a10-8c7e-4d0e-9a55-3b8f9d2e7c01", `{"servers": [{"name": "github-mcp", "image": "ghcr.io/github/mcp-server:latest"}]}`),
+		cm("team-b-mcp-servers", "0d4c6a10-8c7e-4d0e-9a55-3b8f9d2e7c02", `{"servers": [`),
+	}
+	now := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+
+	sources, _ := merge.SourcesFor(reg)
+	var outcomes []merge.Outcome
+	for _, src := range sources {
+		res := merge.Merge(src, cms, merge.Options{LastUpdated: now})
+		decision := merge.DecideSync(merge.SyncInputFor(src, nil, res.Hash, now))
+		outcomes = append(outcomes, merge.Outcome{Source: src, Result: &res, Sync: &decision})
+		for _, d := range res.Diagnostics.WithReason(model.ReasonInvalidJSON) {
+			if ev, ok := model.EventFor(d); ok {
+				fmt.Println(ev.Type, ev.Reason, ev.InvolvedObject.Kind, ev.InvolvedObject.Name, ev.InvolvedObject.UID)
+			}
+		}
+	}
+	for _, c := range merge.Conditions(outcomes, reg.Generation, metav1.NewTime(now)) {
+		fmt.Printf("%s=%s %s: %s\n", c.Type, c.Status, c.Reason, c.Message)
+	}
+	// Output:
+	// Warning InvalidJSON ConfigMap team-b-mcp-servers 0d4c6a10-8c7e-4d0e-9a55-3b8f9d2e7c02
+	// Synced=True NeverSynced: entry "team-registries": merged 1 server from 2 ConfigMaps
+	// Degraded=True PartialSyncFailure: entry "team-registries": 1 of 2 ConfigMaps could not be merged in full: team-b-mcp-servers (InvalidJSON)
 }

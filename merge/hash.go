@@ -37,6 +37,26 @@ func Hash(servers []*model.Server) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// hashList is Hash of the servers of a compact document written by
+// model.Registry.WriteTo with no data members besides "servers": the SHA-256 of
+// the list between `"data":{"servers":` and the closing "}}". The schema,
+// version and timestamp before it are JSON strings, in which that key
+// sequence cannot occur unescaped, so its first occurrence is the list's
+// start.
+func hashList(doc string) string {
+	const key = `,"data":{"servers":`
+	start := strings.Index(doc, key) + len(key)
+	end := strings.LastIndex(doc, "]}}") + 1
+	h := sha256.New()
+	var buf [32 << 10]byte
+	for list := doc[start:end]; len(list) > 0; {
+		n := copy(buf[:], list)
+		h.Write(buf[:n])
+		list = list[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 func compareServers(a, b *model.Server) int {
 	if c := strings.Compare(a.Name(), b.Name()); c != 0 {
 		return c

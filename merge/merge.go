@@ -2,8 +2,6 @@ package merge
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -302,16 +300,14 @@ func (m *merger) run() Result {
 		// Names (names and versions, with StrategyVersions) are unique and
 		// sorted as Hash sorts them, so the document's list of servers is
 		// exactly what Hash hashes.
-		// One allocation of the exact size (a strings.Builder does not zero
-		// it, and String does not copy it), and the hash taken as the
-		// servers are written.
+		// One allocation of the exact size (WriteTo grows the builder, which
+		// does not zero it, and String does not copy it); the hash is taken
+		// over the servers' list inside the document, not a second encoding.
 		var doc strings.Builder
-		doc.Grow(reg.CompactLen() + 1)
-		h := sha256.New()
-		reg.WriteJSON(&doc, h)
+		_, _ = reg.WriteTo(&doc)
 		doc.WriteByte('\n')
-		res.Hash = hex.EncodeToString(h.Sum(nil))
 		m.doc = doc.String()
+		res.Hash = hashList(m.doc)
 	} else {
 		res.Hash = Hash(reg.Servers)
 	}
@@ -375,9 +371,9 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 		}
 		return
 	}
-	for _, x := range reg.DataExtra {
-		m.ds = append(m.ds, model.Warningf(model.ReasonInvalidEntry, src.ref, src.field+".data."+x.Key,
-			"data.%s not merged: a merge carries only data.servers", x.Key))
+	for _, key := range reg.OtherData() {
+		m.ds = append(m.ds, model.Warningf(model.ReasonInvalidEntry, src.ref, src.field+".data."+key,
+			"data.%s not merged: a merge carries only data.servers", key))
 	}
 
 	if m.names == nil {

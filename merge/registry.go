@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -197,9 +198,13 @@ func quoteCapped(s string, n int) string {
 //
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
 // for an entry that cannot be merged at all (missing, several candidates, no
-// ConfigMap source, or both configMapRef and configMapSelector); everything
-// about the data is a diagnostic on the MCPRegistry or a ConfigMap.
+// ConfigMap source, or both configMapRef and configMapSelector) and for an
+// Options.GeneratedBy that is not a valid label value; everything about the
+// data is a diagnostic on the MCPRegistry or a ConfigMap.
 func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.ConfigMap, opts Options) (Result, error) {
+	if errs := validation.IsValidLabelValue(opts.GeneratedBy); len(errs) > 0 {
+		return Result{}, fmt.Errorf("merge options: GeneratedBy %q is not a valid label value: %s", opts.GeneratedBy, strings.Join(errs, "; "))
+	}
 	i, err := ConfigMapEntry(reg, entry)
 	if err != nil {
 		return Result{}, err
@@ -224,6 +229,9 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	if res.Registry != nil && reg.UID != "" {
 		cm, ds, err := outputConfigMap(src, doc, res.Hash, opts.MaxOutputBytes)
 		if err == nil {
+			if opts.GeneratedBy != "" {
+				cm.Labels[GeneratedByLabel] = opts.GeneratedBy
+			}
 			res.ConfigMap = cm
 			if len(ds) > 0 {
 				res.Diagnostics = append(res.Diagnostics, ds...)

@@ -15,20 +15,22 @@ import (
 )
 
 // GeneratedByLabel marks the ConfigMaps the library renders (OutputConfigMap)
-// with the value GeneratedByValue. Selection never picks such a ConfigMap,
-// whatever its other labels, so a merge cannot feed on its own output.
+// with the value GeneratedByValue, or Options.GeneratedBy. Selection never
+// picks a ConfigMap carrying this label with any non-empty value, whatever
+// its other labels, so a merge cannot feed on its own output or another
+// generator's, however each names itself.
 const (
 	GeneratedByLabel = "toolhive.stacklok.dev/generated-by"
 	GeneratedByValue = "mcpreg"
 )
 
 // IsGenerated reports whether a ConfigMap is the output of a merge or other
-// registry storage owned by an MCPRegistry: it carries GeneratedByLabel with
-// GeneratedByValue, or its controller ownerReference is an MCPRegistry (as
+// registry storage owned by an MCPRegistry: it carries GeneratedByLabel with a
+// non-empty value, or its controller ownerReference is an MCPRegistry (as
 // ToolHive's own registry storage ConfigMap is). Such ConfigMaps hold merged
 // data and are never selected by a label selector.
 func IsGenerated(cm *corev1.ConfigMap) bool {
-	if cm.Labels[GeneratedByLabel] == GeneratedByValue {
+	if cm.Labels[GeneratedByLabel] != "" {
 		return true
 	}
 	for _, o := range cm.OwnerReferences {

@@ -76,6 +76,12 @@ type Options struct {
 	// MaxOutputBytes is the size limit of the output ConfigMap;
 	// MaxConfigMapSize when 0.
 	MaxOutputBytes int
+	// GeneratedBy is the value of GeneratedByLabel on the output ConfigMap
+	// ForRegistry renders, naming the controller that writes it;
+	// GeneratedByValue when empty. Selection skips ConfigMaps with any value
+	// of the label, so changing it never makes a merge read its earlier
+	// output.
+	GeneratedBy string
 	// MaxMetaSize is the size limit, in bytes, on an entry's
 	// publisher-provided _meta as model.PublisherMetaSize measures it; an
 	// entry over it is dropped with MetaTooLarge. 0 means

@@ -58,8 +58,8 @@ func ParseFormat(s string) (Format, error) {
 	return "", errorf("unknown registry format %q (want upstream, toolhive, list or auto)", s)
 }
 
-// RawMember is a JSON object member kept as raw bytes.
-type RawMember struct {
+// dataMember is a JSON object member kept as raw bytes.
+type dataMember struct {
 	Key   string
 	Value json.RawMessage
 }
@@ -71,9 +71,22 @@ type Registry struct {
 	Version     string
 	LastUpdated string
 	Servers     []*Server
-	// DataExtra holds the members of "data" other than "servers" (skills,
+
+	// dataExtra holds the members of "data" other than "servers" (skills,
 	// plugins, ...), passed through unchanged.
-	DataExtra []RawMember
+	dataExtra []dataMember
+}
+
+// OtherData returns the keys of the members of "data" other than "servers"
+// (skills, plugins, ...) that Parse read, in input order. They are written
+// back unchanged by AppendJSON and WriteTo; a registry built with NewRegistry
+// has none.
+func (r *Registry) OtherData() []string {
+	keys := make([]string, len(r.dataExtra))
+	for i, m := range r.dataExtra {
+		keys[i] = m.Key
+	}
+	return keys
 }
 
 // NewRegistry returns a document with the library's schema and version.
@@ -95,8 +108,41 @@ func (r *Registry) SortServers() {
 // AppendJSON appends the document as compact JSON.
 func (r *Registry) AppendJSON(dst []byte) []byte {
 	w := sliceWriter{dst}
-	r.WriteJSON(&w, nil)
+	r.writeJSON(&w)
 	return w.b
+}
+
+// WriteTo writes the document to w as compact JSON, the bytes AppendJSON
+// appends, piece by piece: an entry unchanged since it was read compact is
+// written as the bytes it was read from. When w has a Grow(int) method
+// (strings.Builder, bytes.Buffer) it is grown once to the document's size
+// plus one byte, so a large document is built in a single allocation and a
+// trailing newline still fits.
+func (r *Registry) WriteTo(w io.Writer) (int64, error) {
+	if g, ok := w.(interface{ Grow(int) }); ok {
+		g.Grow(r.compactLen() + 1)
+	}
+	cw := countingWriter{w: w}
+	r.writeJSON(&cw)
+	return cw.n, cw.err
+}
+
+// countingWriter counts what it writes and keeps the first error, after which
+// it writes nothing.
+type countingWriter struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	c.err = err
+	return n, err
 }
 
 // sliceWriter appends what is written to a slice.
@@ -107,19 +153,11 @@ func (w *sliceWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// WriteJSON writes the document as AppendJSON does to w, piece by piece, and
-// the servers' list, "[...]", also to list when it is not nil: a caller can
-// build a large document in one strings.Builder (sized by CompactLen) and
-// hash the servers as they are written, without a second copy. An entry
-// unchanged since it was read compact is written as the bytes it was read
-// from. Writes to w and list must not fail.
-func (r *Registry) WriteJSON(w, list io.Writer) {
-	write := func(b []byte) {
-		_, _ = w.Write(b)
-		if list != nil {
-			_, _ = list.Write(b)
-		}
-	}
+// writeJSON writes the document as AppendJSON does to w, piece by piece. An
+// entry unchanged since it was read compact is written as the bytes it was
+// read from. Errors are the writer's to keep (see countingWriter).
+func (r *Registry) writeJSON(w io.Writer) {
+	write := func(b []byte) { _, _ = w.Write(b) }
 	var buf []byte
 	buf = append(buf, `{"$schema":`...)
 	buf = jsonx.AppendQuote(buf, r.Schema)
@@ -144,7 +182,7 @@ func (r *Registry) WriteJSON(w, list io.Writer) {
 	}
 	write(closing)
 	buf = buf[:0]
-	for _, m := range r.DataExtra {
+	for _, m := range r.dataExtra {
 		buf = append(buf, ',')
 		buf = jsonx.AppendQuote(buf, m.Key)
 		buf = append(buf, ':')
@@ -154,10 +192,10 @@ func (r *Registry) WriteJSON(w, list io.Writer) {
 	_, _ = w.Write(buf)
 }
 
-// CompactLen returns the length of AppendJSON's output — exactly when every
+// compactLen returns the length of AppendJSON's output — exactly when every
 // entry is compact (read from compact data, or built in memory), otherwise an
-// upper bound — so that a caller can allocate a large document once.
-func (r *Registry) CompactLen() int {
+// upper bound — so that a large document is allocated once.
+func (r *Registry) compactLen() int {
 	n := len(`{"$schema":,"version":,"meta":{"last_updated":},"data":{"servers":[]}}`) +
 		quotedLen(r.Schema) + quotedLen(r.Version) + quotedLen(r.LastUpdated)
 	for i, s := range r.Servers {
@@ -166,7 +204,7 @@ func (r *Registry) CompactLen() int {
 		}
 		n += s.compactLen()
 	}
-	for _, m := range r.DataExtra {
+	for _, m := range r.dataExtra {
 		n += 2 + quotedLen(m.Key) + len(m.Value)
 	}
 	return n
@@ -214,7 +252,7 @@ func (r *Registry) appendIndent(dst []byte) []byte {
 		dst = jsonx.AppendNewline(dst, 2)
 	}
 	dst = append(dst, ']')
-	for _, m := range r.DataExtra {
+	for _, m := range r.dataExtra {
 		dst = append(dst, ',')
 		dst = jsonx.AppendNewline(dst, 2)
 		dst = jsonx.AppendQuote(dst, m.Key)
@@ -438,7 +476,7 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 					servers = d.Value
 					continue
 				}
-				reg.DataExtra = append(reg.DataExtra, RawMember{Key: d.Key, Value: d.Value})
+				reg.dataExtra = append(reg.dataExtra, dataMember{Key: d.Key, Value: d.Value})
 			}
 		}
 	}
@@ -519,9 +557,9 @@ func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts Norma
 	// Members of "data" besides "servers" (skills, plugins, ...) are not
 	// checked here, and ToolHive's registry server rejects the whole document
 	// for a bad one: only empty lists, which cannot be bad, are kept.
-	for _, m := range reg.DataExtra {
+	for _, m := range reg.dataExtra {
 		if string(bytes.TrimSpace(m.Value)) == "[]" {
-			out.DataExtra = append(out.DataExtra, m)
+			out.dataExtra = append(out.dataExtra, m)
 			continue
 		}
 		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("data."+m.Key),

@@ -175,9 +175,6 @@ func (s *Server) Origin() string {
 	return s.origin
 }
 
-// SetOrigin sets the field path diagnostics use for the entry.
-func (s *Server) SetOrigin(field string) { s.origin, s.originIndex = field, 0 }
-
 // setOriginElement records that the entry is element i of the list at path.
 func (s *Server) setOriginElement(path string, i int) { s.origin, s.originIndex = path, i+1 }
 

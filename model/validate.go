@@ -10,16 +10,15 @@ import (
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
 
-// The upstream rules, from the MCP server.json schema and ToolHive's
-// upstream-registry schema. The validator matches names and URLs with
-// hand-written equivalents of these patterns; the variables give them as the
-// schema writes them, for users and messages.
-var (
-	// NamePattern is the upstream server name pattern: exactly one "/".
-	NamePattern = regexp.MustCompile(`^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`)
-	// RemoteURLPattern is the pattern of remotes[].url.
-	RemoteURLPattern = regexp.MustCompile(patternRemoteURL)
-)
+// NamePattern returns the upstream server name pattern (exactly one "/"), as
+// the MCP server.json schema writes it, compiled afresh so that no caller can
+// change what another sees. The validator matches names with a hand-written
+// equivalent; use CheckName to check a name.
+func NamePattern() *regexp.Regexp { return regexp.MustCompile(patternName) }
+
+// RemoteURLPattern returns the pattern of remotes[].url as the MCP
+// server.json schema writes it, compiled afresh (see NamePattern).
+func RemoteURLPattern() *regexp.Regexp { return regexp.MustCompile(patternRemoteURL) }
 
 // Limits of the upstream schema.
 const (
@@ -58,9 +57,9 @@ func checkName(name string) (invalid, strict string) {
 	case n > NameMaxLen:
 		return string(Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen)), ""
 	case strings.Count(name, "/") != 1:
-		return string(Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, NamePattern)), ""
+		return string(Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, patternName)), ""
 	case !matchName(name):
-		return string(Sprintf("name %q does not match %s", name, NamePattern)), ""
+		return string(Sprintf("name %q does not match %s", name, patternName)), ""
 	}
 	ns, server, _ := strings.Cut(name, "/")
 	if !matchOfficialPart(ns) || !matchOfficialPart(server) {

@@ -29,6 +29,7 @@ const (
 	patternIconSize  = `^(\d+x\d+|any)$`
 	patternSHA256    = `^[a-f0-9]{64}$`
 	patternRemoteURL = `^https?://[^\s]+$`
+	patternName      = `^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$`
 	patternUUID      = `^[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}$`
 	patternHostname  = `^([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\-]{0,61}[a-zA-Z0-9])(\.([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9\-]{0,61}[a-zA-Z0-9]))*$`
 )

@@ -65,7 +65,7 @@ func TestMatchersAgreeWithSchema(t *testing.T) {
 		ref   func(string) bool
 		gen   *rapid.Generator[string]
 	}{
-		{"name", matchName[string], NamePattern.MatchString, textGen("aZ09.-_/ é", "io.github.acme", "//")},
+		{"name", matchName[string], NamePattern().MatchString, textGen("aZ09.-_/ é", "io.github.acme", "//")},
 		{"official part", matchOfficialPart[string], regexp.MustCompile(patternOfficial).MatchString, textGen("aZ09._-/ é")},
 		{"tool", matchTool[string], regexp.MustCompile(patternTool).MatchString, textGen("aZ09_- .é")},
 		{"tag", matchTag[string], regexp.MustCompile(patternTag).MatchString, textGen("az09_-A .é")},
@@ -75,7 +75,7 @@ func TestMatchersAgreeWithSchema(t *testing.T) {
 		{"domain", matchDomain[string], regexp.MustCompile(patternDomain).MatchString, textGen(".aZ0-_ ")},
 		{"icon size", matchIconSize[string], regexp.MustCompile(patternIconSize).MatchString, textGen("0x9X ", "any", "٣")},
 		{"sha256", matchSHA256[string], regexp.MustCompile(patternSHA256).MatchString, rapid.StringOfN(rapid.RuneFrom([]rune("0123456789abcdefA")), 62, 66, -1)},
-		{"remote url", matchRemoteURL[string], RemoteURLPattern.MatchString, textGen("a/: \t\n\f\r\v", "http://", "https://", "\u00a0", "\u2028")},
+		{"remote url", matchRemoteURL[string], RemoteURLPattern().MatchString, textGen("a/: \t\n\f\r\v", "http://", "https://", "\u00a0", "\u2028")},
 		{"uuid", isUUID[string], refUUIDRE.MatchString, rapid.StringOfN(rapid.RuneFrom([]rune("0af9A-")), 34, 38, -1)},
 		{"hostname", isHostname[string], refHostname, textGen("aZ0-._ é", strings.Repeat("a", 62), strings.Repeat("b", 63), strings.Repeat("c.", 40))},
 		{"uri", isURI[string], refURI, textGen("aZ0:/?#@[]%{}\\ .-+~_!$&'()*,;=\x7f\x01é", "https://", "http://[::1]", ":80", "%zz", "%41", "mailto:", "//")},

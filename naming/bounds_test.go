@@ -23,7 +23,7 @@ func sameCopies(n int) []Copy {
 func TestAssignManyCopiesOfOneBase(t *testing.T) {
 	const n = 50000
 	done := make(chan []Assigned, 1)
-	go func() { done <- Assign(sameCopies(n)) }()
+	go func() { done <- Assign(sameCopies(n), nil) }()
 	select {
 	case out := <-done:
 		seen := make(map[string]bool, n)
@@ -51,7 +51,7 @@ func BenchmarkAssignCopiesOfOneBase(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				Assign(copies)
+				Assign(copies, nil)
 			}
 		})
 	}

@@ -167,15 +167,14 @@ type Assigned struct {
 // documentation). The i-th outcome belongs to the i-th copy. Copies sharing a
 // name are the conflicting ones; callers drop duplicates inside one source
 // beforehand if they do not want them renamed.
-func Assign(copies []Copy) []Assigned { return AssignAmong(copies, nil) }
-
-// AssignAmong is Assign for a caller that renames a few copies among many
-// names, without passing them all: copies are the copies that may need a new
-// name (with every copy of each name among them), and kept, when not nil,
-// reports the names of all the other copies, which keep them. The outcomes
-// are those Assign gives the same copies when passed with the others; a
-// merge of many servers with few conflicts names only the conflicting ones.
-func AssignAmong(copies []Copy, kept func(name string) bool) []Assigned {
+//
+// kept may be nil. A caller that renames a few copies among many names need
+// not pass them all: copies are then the copies that may need a new name
+// (with every copy of each name among them), and kept reports the names of
+// all the other copies, which keep them. The outcomes are those Assign gives
+// the same copies when passed with the others; a merge of many servers with
+// few conflicts names only the conflicting ones.
+func Assign(copies []Copy, kept func(name string) bool) []Assigned {
 	count := make(map[string]int, len(copies))
 	for _, c := range copies {
 		count[c.Name]++

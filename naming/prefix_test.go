@@ -65,8 +65,8 @@ func TestShorten(t *testing.T) {
 		if n := utf8.RuneCountInString(got); n > MaxLen {
 			t.Errorf("Shorten(%q) = %q has %d characters", tt.name, got, n)
 		}
-		if !model.NamePattern.MatchString(got) {
-			t.Errorf("Shorten(%q) = %q does not match %s", tt.name, got, model.NamePattern)
+		if !model.NamePattern().MatchString(got) {
+			t.Errorf("Shorten(%q) = %q does not match %s", tt.name, got, model.NamePattern())
 		}
 		if Shorten(tt.name) != got {
 			t.Errorf("Shorten(%q) is not deterministic", tt.name)
@@ -204,7 +204,7 @@ func TestAssign(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Assign(tt.copies)
+			got := Assign(tt.copies, nil)
 			var names []string
 			var steps []Step
 			for _, a := range got {
@@ -263,7 +263,7 @@ func drawCopies(t *rapid.T) []Copy {
 func TestAssignProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		copies := drawCopies(t)
-		got := Assign(copies)
+		got := Assign(copies, nil)
 		if len(got) != len(copies) {
 			t.Fatalf("%d outcomes for %d copies", len(got), len(copies))
 		}
@@ -289,7 +289,7 @@ func TestAssignProperties(t *testing.T) {
 		for k, i := range perm {
 			shuffled[k] = copies[i]
 		}
-		again := Assign(shuffled)
+		again := Assign(shuffled, nil)
 		for k, i := range perm {
 			if again[k] != got[i] {
 				t.Fatalf("copy %v: %+v in one order, %+v in another", copies[i], got[i], again[k])
@@ -298,13 +298,13 @@ func TestAssignProperties(t *testing.T) {
 	})
 }
 
-// TestAssignAmong: naming only the copies that may need a new name, with the
+// TestAssignKept: naming only the copies that may need a new name, with the
 // kept names of the others reported by a function, gives them the outcomes
 // Assign gives them among all copies.
-func TestAssignAmong(t *testing.T) {
+func TestAssignKept(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		copies := drawCopies(t)
-		all := Assign(copies)
+		all := Assign(copies, nil)
 		count := map[string]int{}
 		for _, c := range copies {
 			count[c.Name]++
@@ -320,7 +320,7 @@ func TestAssignAmong(t *testing.T) {
 				keptNames[c.Name] = true
 			}
 		}
-		got := AssignAmong(some, func(name string) bool { return keptNames[name] })
+		got := Assign(some, func(name string) bool { return keptNames[name] })
 		for k, i := range at {
 			if got[k] != all[i] {
 				t.Fatalf("copy %v: %+v among all copies, %+v named alone", copies[i], all[i], got[k])
@@ -335,7 +335,7 @@ func ExampleAssign() {
 		{Name: "io.github.stacklok/github-mcp", Source: "team-b"},
 		{Name: "team-a/github-mcp", Source: "team-c"}, // crafted to collide
 		{Name: "io.github.stacklok/slack-mcp", Source: "team-a"},
-	}) {
+	}, nil) {
 		fmt.Println(a.Step, a.Name)
 	}
 	// Output:

@@ -83,10 +83,9 @@ type Attachment struct {
 
 	route *gwv1.HTTPRoute
 	ix    *Index
-	// hosts and via are Attach's scratch space, kept for AttachInto to
-	// reuse.
-	hosts []string
-	via   []originSource
+	// originBuf holds the origins of a route with few parents, so that an
+	// Attachment usually takes one allocation.
+	originBuf [2]Origin
 }
 
 // Attach resolves the parentRefs of route against the index: the Gateway,
@@ -94,23 +93,9 @@ type Attachment struct {
 // each listener (see the package documentation for the rules). A nil route
 // gives an empty Attachment.
 func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
-	a := &Attachment{}
-	ix.AttachInto(a, route)
-	// The scratch space is for reuse only: an Attachment kept does not keep
-	// it (nor, through it, the index).
-	a.hosts, a.via = nil, nil
-	return a
-}
-
-// AttachInto is [Index.Attach] writing into a and reusing the memory it
-// holds: for a caller that resolves many routes one after another and is
-// done with a's previous content, which is overwritten (Origins and
-// Diagnostics included). The zero Attachment is ready to use.
-func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
-	origins, ds, hosts, via := a.Origins[:0], a.Diagnostics[:0], a.hosts[:0], a.via[:0]
-	*a = Attachment{route: route, ix: ix, Origins: origins, Diagnostics: ds, hosts: hosts, via: via}
+	a := &Attachment{route: route, ix: ix}
 	if route == nil {
-		return
+		return a
 	}
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	if len(route.Spec.ParentRefs) == 0 {
@@ -119,19 +104,21 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
 		}
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", model.Text(msg)))
-		return
+		return a
 	}
-	if cap(hosts) < 4 {
-		hosts = make([]string, 0, 4)
+	var sc *attachScratch
+	if ix != nil {
+		sc, _ = ix.scratch.Get().(*attachScratch)
 	}
-	st := attachState{a: a, hosts: hosts}
-	if n := 2 * len(route.Spec.ParentRefs); cap(a.Origins) < n {
+	if sc == nil {
+		sc = &attachScratch{hosts: make([]string, 0, 4), via: make([]originSource, 0, 4)}
+	}
+	st := attachState{a: a, hosts: sc.hosts[:0], via: sc.via[:0]}
+	if n := 2 * len(route.Spec.ParentRefs); n <= len(a.originBuf) {
+		a.Origins = a.originBuf[:0]
+	} else {
 		a.Origins = make([]Origin, 0, n)
 	}
-	if cap(via) < cap(a.Origins) {
-		via = make([]originSource, 0, cap(a.Origins))
-	}
-	st.via = via
 	for i, ref := range route.Spec.ParentRefs {
 		ix.attachParent(&st, i, ref)
 	}
@@ -144,7 +131,20 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 		return x.Scheme == y.Scheme && x.Host == y.Host && x.Port == y.Port
 	})
 	a.Diagnostics.Sort()
-	a.hosts, a.via = st.hosts[:0], st.via[:0]
+	// The scratch goes back cleared: it must not keep Gateways alive.
+	clear(st.via)
+	sc.hosts, sc.via = st.hosts[:0], st.via[:0]
+	if ix != nil {
+		ix.scratch.Put(sc)
+	}
+	return a
+}
+
+// attachScratch is the scratch space of one Attach: hostname intersections
+// and the listener each origin came from.
+type attachScratch struct {
+	hosts []string
+	via   []originSource
 }
 
 // candidate is a listener the route may attach to, with the hostnames it

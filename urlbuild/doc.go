@@ -14,10 +14,9 @@
 //   - [Attachment.RuleURLs] combines those origins with the paths of one rule.
 //   - [RouteURLs] does both for one rule, for callers that need no reuse.
 //
-// A caller going through many routes one after another (discovery at
-// scale) can reuse memory from route to route: [Index.AttachInto] resolves
-// a route into an Attachment it already has, and
-// [Attachment.AppendRuleURLs] appends the URLs to a slice of its own.
+// An Index is read-only once built and safe for concurrent use; Attach
+// reuses its scratch space from route to route, so resolving many routes one
+// after another allocates little more than the Attachments themselves.
 //
 // # Parent side
 //

@@ -130,8 +130,8 @@ func FuzzRouteURLs(f *testing.F) {
 			t.Fatal("no URL and no diagnostic saying why")
 		}
 		for _, u := range urls {
-			if !model.RemoteURLPattern.MatchString(u.URL) {
-				t.Fatalf("%q does not match %s", u.URL, model.RemoteURLPattern)
+			if !model.RemoteURLPattern().MatchString(u.URL) {
+				t.Fatalf("%q does not match %s", u.URL, model.RemoteURLPattern())
 			}
 			p, err := url.Parse(u.URL)
 			if err != nil {

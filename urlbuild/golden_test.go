@@ -92,8 +92,8 @@ func renderCase(t *testing.T, objs *manifest.Objects, endpoint string) string {
 					fmt.Fprintf(&b, "  %s: no URL\n", label)
 				}
 				for _, u := range urls {
-					if !model.RemoteURLPattern.MatchString(u.URL) {
-						t.Errorf("%s does not match %s", u.URL, model.RemoteURLPattern)
+					if !model.RemoteURLPattern().MatchString(u.URL) {
+						t.Errorf("%s does not match %s", u.URL, model.RemoteURLPattern())
 					}
 					match := "default match"
 					if u.Match >= 0 {

@@ -1,17 +1,18 @@
 package urlbuild
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"net/netip"
 	"slices"
 	"strings"
+	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 )
 
 // Index holds Gateways by namespace/name and Namespace labels by name, with
@@ -24,8 +25,11 @@ type Index struct {
 	gateways   map[nsName]*gatewayEntry
 	namespaces map[string]labels.Set
 	// routes are the HTTPRoutes given to NewIndex, one per namespace/name,
-	// for request routing (see routing.go).
+	// for request routing.
 	routes map[nsName]*routeEntry
+	// scratch holds *attachScratch values for Attach to reuse from route to
+	// route; a pool keeps an Index safe for concurrent use.
+	scratch sync.Pool
 }
 
 type nsName struct{ namespace, name string }
@@ -132,7 +136,7 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes .
 		}
 		k := nsName{gw.Namespace, gw.Name}
 		old, ok := ix.gateways[k]
-		if ok && !Newer(gw, &gw.ObjectMeta, old.gw, &old.gw.ObjectMeta) {
+		if ok && !dedupe.Newer(gw, &gw.ObjectMeta, old.gw, &old.gw.ObjectMeta) {
 			continue
 		}
 		g := newGatewayEntry(gw, &sb)
@@ -146,7 +150,7 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes .
 		if ns == nil {
 			continue
 		}
-		if old, ok := chosen[ns.Name]; ok && !Newer(ns, &ns.ObjectMeta, old, &old.ObjectMeta) {
+		if old, ok := chosen[ns.Name]; ok && !dedupe.Newer(ns, &ns.ObjectMeta, old, &old.ObjectMeta) {
 			continue
 		}
 		chosen[ns.Name] = ns
@@ -173,27 +177,6 @@ func namespaceLabels(ns *corev1.Namespace) labels.Set {
 	}
 	l[metadataNameLabel] = ns.Name
 	return l
-}
-
-// Newer reports whether object a (metadata am) should replace b (metadata bm)
-// when a snapshot lists two objects of one kind, namespace and name (which a
-// cluster cannot hold, but concatenated manifests can): the higher
-// metadata.generation, then resourceVersion, then UID, and failing those the
-// one whose JSON sorts last. It is a total order, so any input order keeps the
-// same copy. NewIndex applies it to Gateways and Namespaces; discovery to the
-// other kinds.
-func Newer(a any, am *metav1.ObjectMeta, b any, bm *metav1.ObjectMeta) bool {
-	if c := cmp.Or(
-		cmp.Compare(am.Generation, bm.Generation),
-		cmp.Compare(len(am.ResourceVersion), len(bm.ResourceVersion)),
-		cmp.Compare(am.ResourceVersion, bm.ResourceVersion),
-		cmp.Compare(am.UID, bm.UID),
-	); c != 0 {
-		return c > 0
-	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return bytes.Compare(ja, jb) > 0
 }
 
 // Gateway returns the indexed Gateway namespace/name, or nil.

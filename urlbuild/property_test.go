@@ -206,7 +206,7 @@ func TestNoURLThroughExcludingListener(t *testing.T) {
 			for ri := range DefaultRules(r) {
 				urls, _ := RouteURLs(r, ri, Inputs{Index: ix})
 				for _, u := range urls {
-					if !model.RemoteURLPattern.MatchString(u.URL) {
+					if !model.RemoteURLPattern().MatchString(u.URL) {
 						t.Fatalf("%s is not a valid remote URL", u.URL)
 					}
 					gw := ix.Gateway(u.Origin.Gateway.Namespace, u.Origin.Gateway.Name)

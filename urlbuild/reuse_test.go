@@ -10,39 +10,42 @@ import (
 	"github.com/mcpreg/mcpreg/internal/golden"
 )
 
-// TestAttachIntoReuse: one Attachment reused through AttachInto for every
-// route of every golden case, one after another, and URLs appended to one
-// reused slice, give what a fresh Attach and RuleURLs give for each route:
+// TestAttachReuse: Attach reuses its scratch space from route to route, and
+// appendRuleURLs appends to a slice it is given. Attaching every route of
+// every golden case twice, one after another, and appending URLs to one
+// reused slice, give what the first Attach and RuleURLs give for each route:
 // nothing of a previous route leaks into the next.
-func TestAttachIntoReuse(t *testing.T) {
-	var reused Attachment
+func TestAttachReuse(t *testing.T) {
 	var buf []URL
 	for _, dir := range golden.Cases(t, goldenDir) {
 		objs := golden.LoadObjects(t, dir)
 		ix := NewIndex(objs.Gateways, objs.Namespaces)
-		for _, route := range objs.HTTPRoutes {
-			fresh := ix.Attach(route)
-			ix.AttachInto(&reused, route)
+		first := make([]*Attachment, len(objs.HTTPRoutes))
+		for i, route := range objs.HTTPRoutes {
+			first[i] = ix.Attach(route)
+		}
+		for ri, route := range objs.HTTPRoutes {
+			fresh, reused := first[ri], ix.Attach(route)
 			if d := cmp.Diff(fresh.Origins, reused.Origins, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("%s %s: origins (-Attach +AttachInto):\n%s", dir, route.Name, d)
+				t.Errorf("%s %s: origins (-first +again):\n%s", dir, route.Name, d)
 			}
 			if d := cmp.Diff(fresh.Diagnostics, reused.Diagnostics, cmpopts.EquateEmpty()); d != "" {
-				t.Errorf("%s %s: diagnostics (-Attach +AttachInto):\n%s", dir, route.Name, d)
+				t.Errorf("%s %s: diagnostics (-first +again):\n%s", dir, route.Name, d)
 			}
 			for i := range DefaultRules(route) {
 				for _, opts := range []RuleOptions{{}, {EndpointPath: "/mcp"}, {EndpointPath: "/sse", Backend: 1}} {
 					want, wantDs := fresh.RuleURLs(i, opts)
 					prefix := len(buf)
 					before := slices.Clone(buf)
-					got, gotDs := reused.AppendRuleURLs(buf, i, opts)
+					got, gotDs := reused.appendRuleURLs(buf, i, opts)
 					if !slices.Equal(before, got[:prefix]) {
-						t.Errorf("%s %s rule %d %+v: AppendRuleURLs changed what dst held", dir, route.Name, i, opts)
+						t.Errorf("%s %s rule %d %+v: appendRuleURLs changed what dst held", dir, route.Name, i, opts)
 					}
 					if d := cmp.Diff(want, got[prefix:], cmpopts.EquateEmpty()); d != "" {
-						t.Errorf("%s %s rule %d %+v: URLs (-RuleURLs +AppendRuleURLs):\n%s", dir, route.Name, i, opts, d)
+						t.Errorf("%s %s rule %d %+v: URLs (-RuleURLs +appendRuleURLs):\n%s", dir, route.Name, i, opts, d)
 					}
 					if d := cmp.Diff(wantDs, gotDs, cmpopts.EquateEmpty()); d != "" {
-						t.Errorf("%s %s rule %d %+v: diagnostics (-RuleURLs +AppendRuleURLs):\n%s", dir, route.Name, i, opts, d)
+						t.Errorf("%s %s rule %d %+v: diagnostics (-RuleURLs +appendRuleURLs):\n%s", dir, route.Name, i, opts, d)
 					}
 					// Keep what was appended, so that later appends go after it.
 					buf = got

@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -483,7 +484,7 @@ func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, f func(
 // does (the parentRef selects the listener, the listener carries HTTP and
 // admits the route, the route status accepts the parentRef), and files
 // their matches under each route hostname that the listener serves. Two
-// routes of one namespace and name: the one Newer prefers.
+// routes of one namespace and name: the one dedupe.Newer prefers.
 func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	if len(routes) == 0 {
 		return
@@ -495,7 +496,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 			continue
 		}
 		k := nsName{r.Namespace, r.Name}
-		if old, ok := chosen[k]; ok && !Newer(r, &r.ObjectMeta, old, &old.ObjectMeta) {
+		if old, ok := chosen[k]; ok && !dedupe.Newer(r, &r.ObjectMeta, old, &old.ObjectMeta) {
 			continue
 		}
 		chosen[k] = r

@@ -93,14 +93,13 @@ func RouteURLs(route *gwv1.HTTPRoute, ruleIndex int, in Inputs) ([]URL, model.Di
 // keeps the provenance that sorts first (Gateway, listener, parentRef index,
 // match index).
 func (a *Attachment) RuleURLs(ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
-	return a.AppendRuleURLs(nil, ruleIndex, opts)
+	return a.appendRuleURLs(nil, ruleIndex, opts)
 }
 
-// AppendRuleURLs is [Attachment.RuleURLs] appending the URLs to dst (which
-// it sorts and deduplicates only in the part it appends), so that a caller
-// going through many rules can reuse one slice. It returns dst unchanged
-// when the rule has no URL.
-func (a *Attachment) AppendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
+// appendRuleURLs is [Attachment.RuleURLs] appending the URLs to dst (which
+// it sorts and deduplicates only in the part it appends). It returns dst
+// unchanged when the rule has no URL.
+func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
 	if a == nil || a.route == nil {
 		return dst, nil
 	}

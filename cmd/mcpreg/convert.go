@@ -29,7 +29,7 @@ func runConvert(e *env, args []string) int {
 	if err != nil {
 		return usageError(e, "convert: %v", err)
 	}
-	if *ns == "" || !model.NamePattern.MatchString(*ns+"/x") {
+	if *ns == "" || !model.NamePattern().MatchString(*ns+"/x") {
 		return usageError(e, "convert: --default-namespace %q is not a valid reverse-DNS namespace", *ns)
 	}
 	data, err := readInput(e, pos[0])
