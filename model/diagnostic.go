@@ -163,8 +163,8 @@ const (
 	ReasonMethodNotRouted Reason = "MethodNotRouted"
 )
 
-// Reasons lists every reason the library emits, grouped by the stage that emits
-// it (merge, discovery, groups).
+// Reasons lists every reason the library emits, in the order they were
+// introduced; docs/diagnostics.md in the repository documents each.
 func Reasons() []Reason {
 	return []Reason{
 		ReasonInvalidSelector, ReasonNoConfigMapsSelected, ReasonMissingKey, ReasonInvalidJSON,
