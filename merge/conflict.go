@@ -230,7 +230,7 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 			src, csrc := m.sources[e.src], m.sources[clash.src]
 			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateRemoteURL, src.ref, m.fieldOf(e),
 				"server %q skipped: its remote URL %q is already used by server %q from ConfigMap %s",
-				e.s.Name(), url, clash.s.Name(), csrc.ref.Name))
+				e.s.Name(), model.MaskURL(url), clash.s.Name(), csrc.ref.Name))
 			continue
 		}
 		for _, u := range e.urls {

@@ -303,6 +303,13 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("cannot read remote server entry: %v", err)
 	}
+	if m.URL != "" {
+		// The URL is the server, and a key of its _meta too: an entry whose
+		// URL the URL policy refuses is not converted at all.
+		if _, _, err := CheckURL(m.URL); err != nil {
+			return nil, urlError{err}
+		}
+	}
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
 	t := transport{Type: m.Transport, URL: m.URL}
 	if i := slices.Index(m.Headers, nil); i >= 0 {
@@ -324,6 +331,19 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 		EnvVars: m.EnvVars, ProxyPort: m.ProxyPort, Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
 	}))
 	return s, nil
+}
+
+// urlError is a legacy remote entry refused for its URL (InvalidURL).
+type urlError struct{ err error }
+
+func (e urlError) Error() string { return e.err.Error() }
+
+// skipReason is the reason of a legacy entry skipped for err.
+func skipReason(err error) Reason {
+	if _, ok := err.(urlError); ok {
+		return ReasonInvalidURL
+	}
+	return ReasonInvalidEntry
 }
 
 // lastOfEachKey keeps, for each key, only its last member.
@@ -389,7 +409,7 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			s, err = convertImage(m.Key, m.Value, c.opts.namespace())
 		}
 		if err != nil {
-			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			c.ds = append(c.ds, Warningf(skipReason(err), c.opts.Source, c.opts.field(field), "skipped: %v", err))
 			continue
 		}
 		c.add(s, field)
@@ -470,7 +490,7 @@ func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 				field := fmt.Sprintf("servers[%d]", i)
 				s, err := convertListItem(el, opts.namespace())
 				if err != nil {
-					c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field(field), "skipped: %v", err))
+					c.ds = append(c.ds, Warningf(skipReason(err), opts.Source, opts.field(field), "skipped: %v", err))
 					continue
 				}
 				c.add(s, field)
