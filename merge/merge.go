@@ -88,8 +88,11 @@ type source struct {
 }
 
 // skip counts an entry dropped for reason.
-func (s *source) skip(reason model.Reason) {
-	s.skipped++
+func (s *source) skip(reason model.Reason) { s.skipN(reason, 1) }
+
+// skipN counts n entries dropped for reason.
+func (s *source) skipN(reason model.Reason, n int) {
+	s.skipped += n
 	if i, found := slices.BinarySearch(s.skipReasons, reason); !found {
 		s.skipReasons = slices.Insert(s.skipReasons, i, reason)
 	}
@@ -339,7 +342,8 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			d.Message = "ConfigMap skipped: " + d.Message
 			src.failure = d.Reason
 		case model.ReasonInvalidEntry:
-			src.skip(model.ReasonInvalidEntry)
+			// A summary stands for the entries it leaves unlisted.
+			src.skipN(model.ReasonInvalidEntry, d.Count())
 		}
 		m.ds = append(m.ds, d)
 	}

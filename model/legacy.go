@@ -360,6 +360,7 @@ type legacyCollector struct {
 	servers []*Server
 	byName  map[string]int
 	ds      Diagnostics
+	lim     limiter
 }
 
 func (c *legacyCollector) add(s *Server, field string) {
@@ -368,8 +369,10 @@ func (c *legacyCollector) add(s *Server, field string) {
 		// The same server listed twice (a group repeating a top-level entry) is
 		// one server; a different one under the same name is a duplicate.
 		if !bytes.Equal(c.servers[i].AppendJSON(nil), s.AppendJSON(nil)) {
-			c.ds = append(c.ds, Warningf(ReasonDuplicateServer, c.opts.Source, c.opts.field(field),
-				"skipped: server %q is already defined by an earlier entry", s.Name()))
+			if c.lim.ok(ReasonDuplicateServer, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonDuplicateServer, c.opts.Source, c.opts.field(field),
+					"skipped: server %q is already defined by an earlier entry", s.Name()))
+			}
 		}
 		return
 	}
@@ -383,7 +386,9 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 	if k := jsonx.Kind(raw); k == 'n' || k == 0 {
 		return
 	} else if k != '{' {
-		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(path), "skipped: %s is %s, not an object", path, describeKind(raw)))
+		if c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(path), "skipped: %s is %s, not an object", path, describeKind(raw)))
+		}
 		return
 	}
 	ms, _ := jsonx.Members(raw)
@@ -394,11 +399,15 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 	for _, m := range ms {
 		field := path + "[" + m.Key + "]"
 		if jsonx.Kind(m.Value) != '{' {
-			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry %q is %s, not an object", m.Key, describeKind(m.Value)))
+			if c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry %q is %s, not an object", m.Key, describeKind(m.Value)))
+			}
 			continue
 		}
 		if m.Key == "" {
-			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry has an empty key"))
+			if c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry has an empty key"))
+			}
 			continue
 		}
 		var s *Server
@@ -409,7 +418,9 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			s, err = convertImage(m.Key, m.Value, c.opts.namespace())
 		}
 		if err != nil {
-			c.ds = append(c.ds, Warningf(skipReason(err), c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			}
 			continue
 		}
 		c.add(s, field)
@@ -474,7 +485,7 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	for i, g := range gs {
 		gm, err := jsonx.Members(g)
 		if err != nil {
-			if jsonx.Kind(g) != 'n' {
+			if jsonx.Kind(g) != 'n' && c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
 				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field(gpaths[i]), "skipped: group is %s, not an object", describeKind(g)))
 			}
 			continue
@@ -494,7 +505,7 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 		c.convertMap(gr, gpaths[i]+".remote_servers", true)
 	}
 	reg.Servers = c.servers
-	return reg, c.ds
+	return reg, c.lim.flush(c.ds, c.opts.Source)
 }
 
 // parseList reads the list shorthand {"servers": [{"name", "image"|"url", ...}]}:
@@ -511,7 +522,9 @@ func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
 		field := fmt.Sprintf("%s[%d]", path, i)
 		s, err := convertListItem(el, c.opts.namespace())
 		if err != nil {
-			c.ds = append(c.ds, Warningf(skipReason(err), c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			}
 			continue
 		}
 		c.add(s, field)

@@ -499,6 +499,7 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 		return reg, ds
 	}
 	list := opts.field("data.servers")
+	var lim limiter
 	if entries := sc.upstreamCapture(data, servers); entries != nil {
 		// The entries scan split: no second pass over them.
 		slab := make([]Server, len(entries))
@@ -506,16 +507,18 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 		for i := range entries {
 			e := &entries[i]
 			if !e.object {
-				ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(e.raw)))
+				if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+					ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(e.raw)))
+				}
 				continue
 			}
 			s := &slab[i]
 			sc.serverFrom(s, e)
-			if !addUpstreamServer(reg, s, list, i, opts, &ds) {
+			if !addUpstreamServer(reg, s, list, i, opts, &ds, &lim) {
 				slab[i] = Server{}
 			}
 		}
-		return reg, ds
+		return reg, lim.flush(ds, opts.Source)
 	}
 	els, err := jsonx.Elements(servers)
 	if err != nil {
@@ -526,19 +529,23 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 	for i, el := range els {
 		s, err := parseValidServer(el)
 		if err != nil {
-			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: %v", err))
+			if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: %v", err))
+			}
 			continue
 		}
-		addUpstreamServer(reg, s, list, i, opts, &ds)
+		addUpstreamServer(reg, s, list, i, opts, &ds, &lim)
 	}
-	return reg, ds
+	return reg, lim.flush(ds, opts.Source)
 }
 
 // addUpstreamServer adds entry i of data.servers to reg, unless it has no
 // name, and reports whether it did.
-func addUpstreamServer(reg *Registry, s *Server, list string, i int, opts ParseOptions, ds *Diagnostics) bool {
+func addUpstreamServer(reg *Registry, s *Server, list string, i int, opts ParseOptions, ds *Diagnostics, lim *limiter) bool {
 	if s.Name() == "" {
-		*ds = append(*ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d].name", list, i), "skipped: server entry has no name"))
+		if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+			*ds = append(*ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d].name", list, i), "skipped: server entry has no name"))
+		}
 		return false
 	}
 	s.setOriginElement(list, i)

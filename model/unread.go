@@ -22,6 +22,7 @@ var serverKeys = []string{"data", "servers", "remote_servers", "groups"}
 // the given format does not read.
 func unreadServers(top []jsonx.Member, format Format, opts ParseOptions) Diagnostics {
 	var ds Diagnostics
+	var lim limiter
 	count := map[string]int{}
 	for _, m := range top {
 		if slices.Contains(serverKeys, m.Key) {
@@ -45,10 +46,12 @@ func unreadServers(top []jsonx.Member, format Format, opts ParseOptions) Diagnos
 			continue
 		}
 		for _, e := range serversIn(m.Key, m.Value, m.Key) {
-			ds = append(ds, skippedEntry(opts, e, why))
+			if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				ds = append(ds, skippedEntry(opts, e, why))
+			}
 		}
 	}
-	return ds
+	return lim.flush(ds, opts.Source)
 }
 
 // unreadDataServers reports the servers of earlier copies of "servers"
@@ -64,6 +67,7 @@ func unreadDataServers(dm []jsonx.Member, opts ParseOptions) Diagnostics {
 		return nil
 	}
 	var ds Diagnostics
+	var lim limiter
 	why := fmt.Sprintf("\"data\" has %d \"servers\" members and only the last is read, as JSON decoders (ToolHive's too) read it", n)
 	for _, m := range dm {
 		if m.Key != "servers" {
@@ -73,10 +77,12 @@ func unreadDataServers(dm []jsonx.Member, opts ParseOptions) Diagnostics {
 			break
 		}
 		for _, e := range serversIn("servers", m.Value, "data.servers") {
-			ds = append(ds, skippedEntry(opts, e, why))
+			if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				ds = append(ds, skippedEntry(opts, e, why))
+			}
 		}
 	}
-	return ds
+	return lim.flush(ds, opts.Source)
 }
 
 // heldServer is one server entry inside an unread member: where it is and

@@ -112,13 +112,14 @@ func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) 
 	if dst == nil {
 		dst = make([]URL, 0, len(a.Origins)*len(paths))
 	}
-	chk := a.newURLCheck(ruleIndex, opts)
+	var chk urlCheck
+	checking := a.initURLCheck(&chk, ruleIndex, opts)
 	var buf [128]byte
 	for _, o := range a.Origins {
 		base := o.appendTo(buf[:0])
 		for _, p := range paths {
 			path := p.Path
-			if chk != nil {
+			if checking {
 				var d model.Diagnostic
 				var ok bool
 				if path, d, ok = chk.url(o, p); !ok {
