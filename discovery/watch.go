@@ -557,6 +557,10 @@ func (w *watchIndex) couplings() map[model.ObjectRef]*watchResource {
 		if u, ok := r.meta.Annotations[AnnotationURL]; ok {
 			wr.shapes = appendShape(wr.shapes, u)
 		}
+		if r.ref.Kind == model.KindMCPServerEntry {
+			// An entry's own remote, when no registry-url replaces it.
+			wr.shapes = appendShape(wr.shapes, r.remoteURL)
+		}
 	}
 	// Route URLs, for every resource a rule can reach.
 	for _, routes := range w.routesByNamespace {

@@ -98,6 +98,21 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
+// Reasons of the MCPServerEntry endpoint-safety rule: ToolHive refuses an
+// entry whose spec.remoteUrl names an internal endpoint, and discovery does
+// not export it.
+const (
+	// ReasonPrivateEndpoint (Warning): spec.remoteUrl is a private (RFC 1918,
+	// IPv6 unique-local) address or a host under cluster.local, and the entry
+	// does not set spec.allowPrivateEndpoint. The message names the range.
+	ReasonPrivateEndpoint Reason = "PrivateEndpoint"
+	// ReasonBlockedEndpoint (Warning): spec.remoteUrl is a loopback,
+	// unspecified, link-local or cloud metadata address, or the Kubernetes
+	// API service; refused whatever spec.allowPrivateEndpoint says. The
+	// message names the rule.
+	ReasonBlockedEndpoint Reason = "BlockedEndpoint"
+)
+
 // Reasons about documents ToolHive's registry server would refuse or rewrite
 // although they pass the upstream schema.
 const (
@@ -181,6 +196,7 @@ func Reasons() []Reason {
 		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicatePackage, ReasonDuplicateRemote,
 		ReasonInexactNumber,
 		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
+		ReasonPrivateEndpoint, ReasonBlockedEndpoint,
 	}
 }
 
