@@ -10,7 +10,7 @@
 //	                [--conflict prefix|priority|error]
 //	mcpreg discover -f PATH... [--namespace NS]... [--selector EXPR] [--source-registry FILE]
 //	                [--naming toolhive-operator|toolhive-registry-server]
-//	                [--endpoint-path TYPE=PATH]... [--require-https]
+//	                [--toolhive-endpoints] [--endpoint-path TYPE=PATH]... [--require-https]
 //	                [--url-alone-exports] [--require-description]
 //	mcpreg groups   -f PATH...
 //	mcpreg convert  FILE [--default-namespace NS]
