@@ -57,8 +57,12 @@ func drawConfigMaps(t *rapid.T) []genCM {
 				ID:          idf(i, j),
 				Tags:        rapid.SliceOfDistinct(rapid.SampledFrom(tagPool), rapid.ID[string]).Draw(t, fmt.Sprintf("tags%d.%d", i, j)),
 			}
-			if manyBad && j%4 != 0 || rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("bad%d.%d", i, j)) == 7 {
+			bad := rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("bad%d.%d", i, j))
+			switch {
+			case manyBad && j%4 != 0 || bad == 7:
 				s.Version = "latest" // invalid: dropped with InvalidEntry
+			case bad == 6:
+				s.Version = "2.0.0" // another version of the name (StrategyVersions)
 			}
 			if rapid.Bool().Draw(t, fmt.Sprintf("remote%d.%d", i, j)) {
 				// Mostly distinct URLs; sometimes one shared with another entry.
@@ -142,7 +146,7 @@ func isDrop(d model.Diagnostic) bool {
 func TestMergeProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		gs := drawConfigMaps(t)
-		strategy := rapid.SampledFrom([]Strategy{StrategyPrefix, StrategyPriority, StrategyError}).Draw(t, "strategy")
+		strategy := rapid.SampledFrom([]Strategy{StrategyPrefix, StrategyPriority, StrategyError, StrategyVersions}).Draw(t, "strategy")
 		f := drawFilter(t)
 		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), Strategy: strategy, Filter: f, LastUpdated: now}
 		res := mergeIn(in)
@@ -227,24 +231,36 @@ func TestMergeProperties(t *testing.T) {
 		} else {
 			// The filtered output is the unfiltered one minus Filtered,
 			// except servers a shared remote URL dropped only in one of them.
+			// With StrategyVersions a name may be kept in one version and
+			// filtered in another (the tag filter sees each entry).
 			kept := map[string]bool{}
+			keptIDs := map[string]bool{}
 			for _, s := range res.Registry.Servers {
 				kept[s.Name()] = true
+				keptIDs[serverID(s)] = true
 			}
-			for _, name := range res.Filtered {
-				if kept[name] {
-					t.Fatalf("%q is both kept and filtered", name)
+			if strategy != StrategyVersions {
+				for _, name := range res.Filtered {
+					if kept[name] {
+						t.Fatalf("%q is both kept and filtered", name)
+					}
 				}
 			}
 			for _, s := range all.Registry.Servers {
-				if !kept[s.Name()] && !slices.Contains(res.Filtered, s.Name()) && len(res.Diagnostics.WithReason(model.ReasonDuplicateRemoteURL)) == 0 {
+				if !keptIDs[serverID(s)] && !slices.Contains(res.Filtered, s.Name()) && len(res.Diagnostics.WithReason(model.ReasonDuplicateRemoteURL)) == 0 {
 					t.Fatalf("%q vanished with the filter but is not in Filtered %v", s.Name(), res.Filtered)
 				}
 			}
 		}
 
+		// StrategyVersions keeps versions, never renames: every name out is
+		// a name read.
+		if strategy == StrategyVersions && len(all.Diagnostics.WithReason(model.ReasonNameCollision)) > 0 {
+			t.Fatalf("a rename under StrategyVersions: %v", all.Diagnostics)
+		}
+
 		// Idempotence: the output merged alone is itself.
-		self := mergeIn(testInput{Namespace: testNS, Selector: regSelector, LastUpdated: now,
+		self := mergeIn(testInput{Namespace: testNS, Selector: regSelector, LastUpdated: now, Strategy: strategy,
 			ConfigMaps: []*corev1.ConfigMap{configMap("merged", regLabels, string(doc))}})
 		if string(self.Document()) != string(doc) || self.Hash != res.Hash {
 			t.Fatalf("merging the output alone changed it:\n%s\nvs\n%s", doc, self.Document())

@@ -550,6 +550,11 @@ func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 // means the data could not be read at all (InvalidJSON, UnknownFormat); a
 // registry without servers comes with an EmptyRegistry error.
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
+	return ConvertWith(data, opts, lastUpdated, NormalizeOptions{})
+}
+
+// ConvertWith is Convert with options for NormalizeWith.
+func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts NormalizeOptions) (*Registry, Diagnostics) {
 	reg, ds := Parse(data, opts)
 	if reg == nil {
 		ds.Sort()
@@ -576,7 +581,7 @@ func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Dia
 			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
 	}
 	read := len(out.Servers)
-	ds = append(ds, Finish(out, opts.Source)...)
+	ds = append(ds, FinishWith(out, opts.Source, nopts)...)
 	if len(out.Servers) == 0 {
 		why := "the input has no server entry"
 		if read > 0 {
