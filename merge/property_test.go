@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -34,6 +35,7 @@ type genCM struct {
 	cm      *corev1.ConfigMap
 	entries []testServer // the entries of a well-formed document
 	usable  bool         // selected and well-formed, so its entries count
+	hidden  int          // entries[:hidden] sit where no reader reads them
 }
 
 func drawConfigMaps(t *rapid.T) []genCM {
@@ -43,7 +45,7 @@ func drawConfigMaps(t *rapid.T) []genCM {
 	names := rapid.Permutation(cmNamePool).Draw(t, "configmaps")[:k]
 	var out []genCM
 	for i, name := range names {
-		kind := rapid.SampledFrom([]int{6, 5, 7, 8, 9, 0, 1, 2, 3, 4}).Draw(t, fmt.Sprintf("kind%d", i))
+		kind := rapid.SampledFrom([]int{6, 5, 10, 11, 7, 8, 9, 0, 1, 2, 3, 4}).Draw(t, fmt.Sprintf("kind%d", i))
 		g := genCM{}
 		var entries []testServer
 		n := rapid.SampledFrom([]int{3, 2, 4, 1, 5, 0, 2 * model.MaxPerObjectReason}).Draw(t, fmt.Sprintf("n%d", i))
@@ -87,6 +89,26 @@ func drawConfigMaps(t *rapid.T) []genCM {
 			ns = "elsewhere"
 		case 4:
 			labels = map[string]string{"reg": "true", GeneratedByLabel: GeneratedByValue}
+		case 10, 11:
+			// Shapes that hide servers from a reader: a repeated "data" key
+			// (the earlier copy is not read) and a top-level "servers" list
+			// beside "data" (not read either). Each hidden server must be
+			// named by a drop diagnostic.
+			cut := rapid.IntRange(0, len(entries)).Draw(t, fmt.Sprintf("cut%d", i))
+			hidden := make([]string, cut)
+			for j, s := range entries[:cut] {
+				b, _ := json.Marshal(s.json())
+				hidden[j] = string(b)
+			}
+			kept := upstreamDoc(entries[cut:]...)
+			if kind == 10 {
+				data = `{"data":{"servers":[` + strings.Join(hidden, ",") + `]},` + kept[1:]
+			} else {
+				data = kept[:len(kept)-1] + `,"servers":[` + strings.Join(hidden, ",") + `]}`
+			}
+			g.usable = true
+			g.entries = entries
+			g.hidden = cut
 		default:
 			g.usable = true
 			g.entries = entries
@@ -287,7 +309,7 @@ func TestPrefixRuleProperty(t *testing.T) {
 				continue
 			}
 			seen := map[string]bool{}
-			for _, e := range g.entries {
+			for _, e := range g.entries[g.hidden:] {
 				if e.Version != "latest" && !seen[e.Name] {
 					count[e.Name]++
 					seen[e.Name] = true

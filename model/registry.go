@@ -315,9 +315,12 @@ func notAnObject(data []byte) error {
 
 // detectFormat is DetectFormat on the top-level members.
 func detectFormat(ms []jsonx.Member) (Format, error) {
-	var legacy bool
+	// The shape does not depend on member order, and a key given twice
+	// counts by its last value, as JSON decoders read it: an upstream
+	// "data" object wins over a "servers" list, which wins over legacy maps.
+	var legacy, list bool
 	var keys []string
-	for _, m := range ms {
+	for _, m := range lastOfEachKey(ms) {
 		keys = append(keys, m.Key)
 		k := jsonx.Kind(m.Value)
 		switch m.Key {
@@ -327,7 +330,7 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 			}
 		case "servers":
 			if k == '[' {
-				return FormatList, nil
+				list = true
 			}
 			if k == '{' {
 				legacy = true
@@ -341,6 +344,9 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 				legacy = true
 			}
 		}
+	}
+	if list {
+		return FormatList, nil
 	}
 	if legacy {
 		return FormatToolHive, nil
@@ -394,16 +400,24 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			"format %q (%s) was requested but the data has %s", format, askedShape(format), what))
 		return nil, ds
 	}
+	ds = append(ds, unreadServers(sc.top, format, opts)...)
+	var reg *Registry
+	var pds Diagnostics
 	switch format {
 	case FormatUpstream:
-		return parseUpstream(sc, opts)
+		reg, pds = parseUpstream(sc, opts)
 	case FormatList:
-		return parseList(data, opts)
+		reg, pds = parseList(data, opts)
 	case FormatToolHive:
-		return parseLegacy(data, opts)
+		reg, pds = parseLegacy(data, opts)
+	default:
+		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
+		return nil, ds
 	}
-	ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
-	return nil, ds
+	if reg == nil {
+		return nil, pds
+	}
+	return reg, append(ds, pds...)
 }
 
 // shapeName describes a detected shape for messages.
@@ -471,6 +485,7 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 			if !same(data, sc.data) {
 				dm, _ = jsonx.Members(data)
 			}
+			ds = append(ds, unreadDataServers(dm, opts)...)
 			for _, d := range lastOfEachKey(dm) {
 				if d.Key == "servers" {
 					servers = d.Value
