@@ -227,16 +227,26 @@ func report(e *env, c *common, ds model.Diagnostics) {
 }
 
 // emit prints a registry document and the diagnostics and picks the exit
-// status. A document without servers (EmptyRegistry) is not printed: ToolHive's
-// registry server would refuse it, so a pipeline must not publish it.
+// status. A document that comes with an Error is not printed; one without
+// servers (EmptyRegistry) is such a case, since ToolHive's registry server
+// would refuse it and a pipeline must not publish it.
 func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
 	report(e, c, ds)
 	if doc == nil {
 		return exitError
 	}
-	if len(ds.WithReason(model.ReasonEmptyRegistry)) > 0 {
+	// Any Error stops the verb: the document a library function still
+	// returns alongside one (an output ConfigMap over 1 MiB, say) is not one
+	// to apply, so it is not written and the exit status is 1.
+	if errs := ds.WithSeverity(model.SeverityError); len(errs) > 0 {
 		if c.diagnostics == "text" {
-			fmt.Fprintln(e.stderr, "mcpreg: no document written: it would have no server (EmptyRegistry)")
+			var reasons []string
+			for _, d := range errs {
+				if !slices.Contains(reasons, string(d.Reason)) {
+					reasons = append(reasons, string(d.Reason))
+				}
+			}
+			fmt.Fprintf(e.stderr, "mcpreg: no document written: %s (%s)\n", plural(len(errs), "error"), strings.Join(reasons, ", "))
 		}
 		return exitError
 	}
