@@ -451,67 +451,84 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			groups = m.Value
 		}
 	}
-	c.convertMap(servers, "servers", false)
+	// Both ToolHive shapes in one document ({"servers": [...]} beside
+	// "remote_servers" or "groups") lose nothing: every part is read.
+	if jsonx.Kind(servers) == '[' {
+		c.convertList(servers, "servers")
+	} else {
+		c.convertMap(servers, "servers", false)
+	}
 	c.convertMap(remotes, "remote_servers", true)
 	// ToolHive's converter ignores groups; their servers are converted here too
 	// so that a catalog that lists a server only inside a group loses nothing.
-	if groups != nil && jsonx.Kind(groups) == '[' {
-		els, _ := jsonx.Elements(groups)
-		for i, g := range els {
-			gm, err := jsonx.Members(g)
-			if err != nil {
-				continue
-			}
-			// Container servers before remote ones, as at top level, whatever
-			// order the group's members come in.
-			var gs, gr json.RawMessage
-			for _, m := range lastOfEachKey(gm) {
-				switch m.Key {
-				case "servers":
-					gs = m.Value
-				case "remote_servers":
-					gr = m.Value
-				}
-			}
-			c.convertMap(gs, fmt.Sprintf("groups[%d].servers", i), false)
-			c.convertMap(gr, fmt.Sprintf("groups[%d].remote_servers", i), true)
+	// A "groups" object is read as groups by name, in name order.
+	var gs []json.RawMessage
+	var gpaths []string
+	switch jsonx.Kind(groups) {
+	case '[':
+		gs, _ = jsonx.Elements(groups)
+		for i := range gs {
+			gpaths = append(gpaths, fmt.Sprintf("groups[%d]", i))
 		}
+	case '{':
+		ms, _ := jsonx.Members(groups)
+		ms = lastOfEachKey(ms)
+		slices.SortFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
+		for _, m := range ms {
+			gs = append(gs, m.Value)
+			gpaths = append(gpaths, "groups["+m.Key+"]")
+		}
+	case 'n', 0:
+	default:
+		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("groups"), "groups is %s, not a list or an object; not read", describeKind(groups)))
+	}
+	for i, g := range gs {
+		gm, err := jsonx.Members(g)
+		if err != nil {
+			if jsonx.Kind(g) != 'n' && c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field(gpaths[i]), "skipped: group is %s, not an object", describeKind(g)))
+			}
+			continue
+		}
+		// Container servers before remote ones, as at top level, whatever
+		// order the group's members come in.
+		var gs, gr json.RawMessage
+		for _, m := range lastOfEachKey(gm) {
+			switch m.Key {
+			case "servers":
+				gs = m.Value
+			case "remote_servers":
+				gr = m.Value
+			}
+		}
+		c.convertMap(gs, gpaths[i]+".servers", false)
+		c.convertMap(gr, gpaths[i]+".remote_servers", true)
 	}
 	reg.Servers = c.servers
 	return reg, c.lim.flush(c.ds, c.opts.Source)
 }
 
 // parseList reads the list shorthand {"servers": [{"name", "image"|"url", ...}]}:
-// each item is a legacy entry with an explicit name.
+// each item is a legacy entry with an explicit name. Legacy members beside
+// the list ("remote_servers", "groups") are read too: it is parseLegacy.
 func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
-	c := &legacyCollector{opts: opts, byName: map[string]int{}}
-	top, _ := jsonx.Members(data)
-	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
-	for _, m := range lastOfEachKey(top) {
-		switch m.Key {
-		case "version":
-			if v, ok := jsonx.String(m.Value); ok && docVersionRE.MatchString(v) {
-				reg.Version = v
+	return parseLegacy(data, opts)
+}
+
+// convertList converts the items of a list-shorthand "servers" array.
+func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
+	els, _ := jsonx.Elements(raw)
+	for i, el := range els {
+		field := fmt.Sprintf("%s[%d]", path, i)
+		s, err := convertListItem(el, c.opts.namespace())
+		if err != nil {
+			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
 			}
-		case "last_updated":
-			reg.LastUpdated, _ = jsonx.String(m.Value)
-		case "servers":
-			els, _ := jsonx.Elements(m.Value)
-			for i, el := range els {
-				field := fmt.Sprintf("servers[%d]", i)
-				s, err := convertListItem(el, opts.namespace())
-				if err != nil {
-					if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
-						c.ds = append(c.ds, Warningf(r, opts.Source, opts.field(field), "skipped: %v", err))
-					}
-					continue
-				}
-				c.add(s, field)
-			}
+			continue
 		}
+		c.add(s, field)
 	}
-	reg.Servers = c.servers
-	return reg, c.lim.flush(c.ds, c.opts.Source)
 }
 
 func convertListItem(el json.RawMessage, namespace string) (*Server, error) {

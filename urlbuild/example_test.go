@@ -52,10 +52,10 @@ func ExampleRouteURLs() {
 	route, gw := exampleRoute()
 	ix := urlbuild.NewIndex([]*gwv1.Gateway{gw}, nil)
 
-	urls, diags := urlbuild.RouteURLs(route, 0, urlbuild.Inputs{Index: ix})
+	urls, diags := urlbuild.RouteURLs(ix, route, 0, urlbuild.RuleOptions{})
 	fmt.Println(urlbuild.Strings(urls), len(diags))
 
-	urls, _ = urlbuild.RouteURLs(route, 0, urlbuild.Inputs{Index: ix, RuleOptions: urlbuild.RuleOptions{EndpointPath: "/mcp"}})
+	urls, _ = urlbuild.RouteURLs(ix, route, 0, urlbuild.RuleOptions{EndpointPath: "/mcp"})
 	for _, u := range urls {
 		fmt.Println(u.URL, "via", u.Origin.Gateway, "listener", u.Origin.Listener)
 	}
