@@ -288,8 +288,8 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// MarshalJSON writes the keys severity (lower case), reason, object, field and
-// message in that fixed order: the CLI's --diagnostics json lines are a stable
+// MarshalJSON writes the keys severity (lower case), reason, object, field,
+// message and, on a summary, omitted, in that fixed order: the CLI's --diagnostics json lines are a stable
 // format. Parts are escaped and cut as String does.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
