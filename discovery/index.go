@@ -40,7 +40,7 @@ type Index struct {
 	// chosen lists, per Service key, the exported routes with a rule whose
 	// URLs go to that Service's controller.
 	chosen map[objectKey][]*gwv1.HTTPRoute
-	table *couplingTable
+	table  *couplingTable
 }
 
 // NewIndex builds an index of objs (any input Normalize reads: snapshot
