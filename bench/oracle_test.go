@@ -35,8 +35,15 @@ func convertLikeCLI(data []byte) (*model.Registry, model.Diagnostics) {
 	return model.Convert(data, model.ParseOptions{Source: src}, oracleNow)
 }
 
+// tb is what the checks need of a test: *testing.T and *rapid.T both have it.
+type tb interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // checkEmitted fails unless doc passes both validators.
-func checkEmitted(t testing.TB, reg *model.Registry, doc []byte) {
+func checkEmitted(t tb, reg *model.Registry, doc []byte) {
 	t.Helper()
 	if ds := model.ValidateRegistry(reg, model.ObjectRef{}); ds.HasErrors() {
 		t.Errorf("model.ValidateRegistry rejects an emitted document:\n%v", ds.WithSeverity(model.SeverityError))

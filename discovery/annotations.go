@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -76,6 +77,23 @@ func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnost
 			continue
 		}
 		e := export{res: r, annotated: true, urlAnnotated: hasURL}
+		if entry, ok := r.obj.(*model.MCPServerEntry); ok {
+			// An MCPServerEntry is a remote: its URL is spec.remoteUrl,
+			// unless registry-url names the one clients should use. An
+			// entry ToolHive refuses is not exported at all.
+			c, d, ok := checkEntryRemote(r, entry, cfg.opts.RequireHTTPS)
+			if !ok {
+				ds = append(ds, d...)
+				continue
+			}
+			if !hasURL {
+				ds = append(ds, d...)
+				e.add(c)
+				e.urlAnnotated = true
+				out = append(out, e)
+				continue
+			}
+		}
 		if hasURL {
 			if c, d, ok := checkAnnotationURL(r, rawURL, cfg.opts.RequireHTTPS); ok {
 				e.add(c)
@@ -107,6 +125,47 @@ func checkAnnotationURL(r *resource, raw string, requireHTTPS bool) (candidateUR
 			"URL %q uses plain http: clients will talk to the server unencrypted", u)}, true
 	}
 	return c, nil, true
+}
+
+// checkEntryRemote checks an MCPServerEntry's spec.remoteUrl: a URL
+// clients can use (CheckURL), and one ToolHive's endpoint-safety rule
+// allows (see checkEndpoint). ok is false when the entry must not be
+// exported.
+func checkEntryRemote(r *resource, e *model.MCPServerEntry, requireHTTPS bool) (candidateURL, model.Diagnostics, bool) {
+	const field = "spec.remoteUrl"
+	u, insecure, err := CheckURL(e.Spec.RemoteURL)
+	if err != nil {
+		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInvalidURL, r.ref, field, "%v; not exported", err)}, false
+	}
+	if host := urlHost(u); host != "" {
+		if v := checkEndpoint(host, e.Spec.AllowPrivateEndpoint); v.blocked {
+			if v.private {
+				return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonPrivateEndpoint, r.ref, field,
+					"host %q is %s: refused unless spec.allowPrivateEndpoint is true; not exported", abbreviate(host), v.rule)}, false
+			}
+			return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonBlockedEndpoint, r.ref, field,
+				"host %q is %s: refused whatever spec.allowPrivateEndpoint says; not exported", abbreviate(host), v.rule)}, false
+		}
+	}
+	c := candidateURL{url: u, source: sourceAnnotation, via: r.ref, field: field}
+	switch {
+	case insecure && requireHTTPS:
+		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,
+			"URL %q uses http but https is required; not exported", u)}, false
+	case insecure:
+		return c, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,
+			"URL %q uses plain http: clients will talk to the server unencrypted", u)}, true
+	}
+	return c, nil, true
+}
+
+// urlHost is the host of a URL CheckURL accepted, without port or brackets.
+func urlHost(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	return p.Hostname()
 }
 
 // semverPattern is Semantic Versioning 2.0.0 (semver.org), without a "v".

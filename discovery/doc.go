@@ -13,7 +13,10 @@
 // Discover runs four stages, each a function of the one before:
 //
 //  1. Collect exports. Method 1 reads the annotations of MCPServers,
-//     MCPRemoteProxies and VirtualMCPServers; Method 2 follows annotated HTTPRoutes to the MCP resource that controls their
+//     MCPRemoteProxies, VirtualMCPServers and MCPServerEntries (an entry's
+//     remote is its spec.remoteUrl unless registry-url replaces it, after
+//     ToolHive's endpoint-safety rule: see PrivateEndpoint and
+//     BlockedEndpoint); Method 2 follows annotated HTTPRoutes to the MCP resource that controls their
 //     backend Service, and builds URLs from their parent Gateways with
 //     package urlbuild. Each yields, per MCP resource, candidate URLs and
 //     where they came from.

@@ -239,7 +239,7 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 		for _, r := range dropped {
 			o := owner[r.URL]
 			msg := model.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",
-				r.URL, o.primary().ref, d.primary().ref)
+				model.MaskURL(r.URL), o.primary().ref, d.primary().ref)
 			if len(keep) == 0 {
 				msg += "; the entry has no remote left and is not exported"
 			}
@@ -254,7 +254,7 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 			if o := owner[r.URL]; r.URL != "" && o != nil && o != d {
 				ds = append(ds, model.Warningf(model.ReasonDuplicateRemoteURL, d.primary().ref, "",
 					"remote URL %q of source-registry entry %q is already used by the entry of %s; dropped from the copy",
-					r.URL, d.source.Name(), o.primary().ref))
+					model.MaskURL(r.URL), d.source.Name(), o.primary().ref))
 				continue
 			}
 			srcKeep = append(srcKeep, r)

@@ -14,9 +14,10 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
-// seed001 is seed 001's Method 2 example: an unannotated MCPServer, the
-// Service it controls, an annotated HTTPRoute to it and the Gateway.
-func seed001() discovery.Snapshot {
+// routeCluster is a cluster exporting through a Gateway: an unannotated
+// MCPServer, the Service it controls, an annotated HTTPRoute to it and the
+// Gateway.
+func routeCluster() discovery.Snapshot {
 	parent := gwv1.ParentReference{Name: "main-gateway", Namespace: ptr(gwv1.Namespace("gateway-system"))}
 	return discovery.Snapshot{
 		MCPServers: []*model.MCPServer{{
@@ -57,11 +58,11 @@ func seed001() discovery.Snapshot {
 	}
 }
 
-// Seed 001's HTTPRoute example: the route alone exports the MCPServer, at
-// the endpoint the seed gives; with ToolHive's endpoint path, at the URL
+// An annotated HTTPRoute alone exports the MCPServer behind it, at the
+// route's base path; with ToolHive's endpoint path, at the URL
 // that reaches the proxy's /mcp through the route's rewrite.
 func ExampleDiscover_httpRoute() {
-	snap := seed001()
+	snap := routeCluster()
 	for _, paths := range []map[string]string{nil, {model.TransportStreamableHTTP: "/mcp"}} {
 		res := discovery.Discover(snap, discovery.Options{EndpointPaths: paths, LastUpdated: time.Date(2025, 10, 15, 10, 30, 0, 0, time.UTC)})
 		for _, e := range res.Entries {
@@ -85,7 +86,7 @@ func ExampleDiscover_httpRoute() {
 // ConfigMap concerns none; an object of a kind discovery does not read is
 // an error.
 func ExampleAffectedByChange() {
-	snap := seed001()
+	snap := routeCluster()
 	old := snap.Gateways[0]
 	moved := old.DeepCopy()
 	moved.Status.Addresses[0].Value = "lb.example.com"

@@ -10,7 +10,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Seed 001's example: an MCPServer exported by its annotations.
+// An MCPServer exported by its annotations.
 func ExampleDiscover() {
 	server := &model.MCPServer{ObjectMeta: metav1.ObjectMeta{
 		Name:      "my-mcp-server",
@@ -87,7 +87,7 @@ func ExampleParseImage() {
 	// ghcr.io/a/b@sha256:00 ghcr.io/a/b
 }
 
-// Seed 004: a group's members and a dangling groupRef.
+// A group's members and a dangling groupRef.
 func ExampleGroups() {
 	snap := discovery.Snapshot{
 		MCPGroups: []*model.MCPGroup{{ObjectMeta: metav1.ObjectMeta{Name: "engineering-team", Namespace: "default"}}},

@@ -1,72 +1,232 @@
 package discovery
 
 import (
-	"os"
-	"path/filepath"
+	"fmt"
+	"net/url"
 	"testing"
+	"time"
 
-	"github.com/mcpreg/mcpreg/internal/manifest"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
 	"github.com/mcpreg/mcpreg/model"
+	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
-// FuzzDiscoverRoutes decodes manifests (the golden cases' as seeds, so
-// Gateway API objects in every shape they take there), runs Discover under
-// two sets of options and maps a change of every object with AffectedBy:
-// nothing panics, and every registry passes the upstream rules.
-func FuzzDiscoverRoutes(f *testing.F) {
-	for _, c := range []string{"seed-001-route", "seed-002-route", "cross-namespace-grants", "cross-namespace-parents",
-		"reason-ambiguous-backends", "reason-backend-not-found", "reason-unsupported-path-match", "route-backend-filters"} {
-		data, err := os.ReadFile(filepath.Join("..", "testdata", "discovery", c, "input.yaml"))
-		if err != nil {
-			f.Fatal(err)
+// fuzzBytes reads choices from the fuzzer's bytes; past the end every
+// choice is the first.
+type fuzzBytes struct {
+	b []byte
+	i int
+}
+
+func (f *fuzzBytes) n(k int) int {
+	if f.i >= len(f.b) || k <= 1 {
+		return 0
+	}
+	c := f.b[f.i]
+	f.i++
+	return int(c) % k
+}
+
+func fuzzPick[T any](f *fuzzBytes, xs ...T) T { return xs[f.n(len(xs))] }
+
+// fuzzSnapshot builds a small cluster straight from the bytes: Gateways with
+// listeners and status, MCP resources with their Services, HTTPRoutes whose
+// rules compete (paths, match types, methods, header conditions, rewrites,
+// hostnames, ages from small pools), ReferenceGrants and Namespaces. No
+// decoding: an execution costs a Discover call over a dozen objects.
+func fuzzSnapshot(f *fuzzBytes) (Snapshot, Options) {
+	var snap Snapshot
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	cond := func(typ string, ok bool) metav1.Condition {
+		c := metav1.Condition{Type: typ, Status: metav1.ConditionTrue, Reason: typ, Message: typ, LastTransitionTime: metav1.NewTime(t0)}
+		if !ok {
+			c.Status, c.Reason = metav1.ConditionFalse, "Invalid"
 		}
-		f.Add(data)
+		return c
+	}
+	for _, ns := range []string{"team", "web"} {
+		if f.n(2) == 0 {
+			snap.Namespaces = append(snap.Namespaces, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns,
+				Labels: fuzzPick(f, map[string]string(nil), map[string]string{"expose": "true"})}})
+		}
+	}
+	for gi := range 1 + f.n(2) {
+		gw := &gwv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("gw%d", gi), Namespace: fuzzPick(f, "infra", "team")}}
+		for li := range 1 + f.n(3) {
+			l := gwv1.Listener{
+				Name:     gwv1.SectionName(fmt.Sprintf("l%d", li)),
+				Protocol: fuzzPick(f, gwv1.HTTPSProtocolType, gwv1.HTTPProtocolType, gwv1.TLSProtocolType),
+				Port:     fuzzPick(f, int32(443), 80, 8080),
+				Hostname: fuzzPick(f, (*gwv1.Hostname)(nil), ptrTo(gwv1.Hostname("*.example.com")), ptrTo(gwv1.Hostname("mcp.example.com")), ptrTo(gwv1.Hostname("*.com"))),
+			}
+			switch f.n(4) {
+			case 0:
+				l.AllowedRoutes = &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptrTo(gwv1.NamespacesFromAll)}}
+			case 1:
+				l.AllowedRoutes = &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptrTo(gwv1.NamespacesFromSelector),
+					Selector: &metav1.LabelSelector{MatchLabels: map[string]string{fuzzPick(f, "expose", "kubernetes.io/metadata.name"): fuzzPick(f, "true", "team")}}}}
+			}
+			gw.Spec.Listeners = append(gw.Spec.Listeners, l)
+			if f.n(3) == 0 {
+				gw.Status.Listeners = append(gw.Status.Listeners, gwv1.ListenerStatus{Name: l.Name,
+					Conditions: []metav1.Condition{cond("Programmed", f.n(2) == 0), cond("ResolvedRefs", f.n(2) == 0)}})
+			}
+		}
+		gw.Status.Addresses = fuzzPick(f, []gwv1.GatewayStatusAddress{{Type: ptrTo(gwv1.HostnameAddressType), Value: "gw.example.com"}},
+			nil, []gwv1.GatewayStatusAddress{{Value: "192.0.2.1"}})
+		if f.n(3) == 0 {
+			gw.Status.Conditions = []metav1.Condition{cond("Accepted", f.n(4) > 0), cond("Programmed", f.n(4) > 0)}
+		}
+		snap.Gateways = append(snap.Gateways, gw)
+	}
+	var services []string
+	for i := range 1 + f.n(3) {
+		ns := fuzzPick(f, "team", "web")
+		name := fmt.Sprintf("m%d", i)
+		uid := types.UID(fmt.Sprintf("uid-%d", i))
+		meta := metav1.ObjectMeta{Namespace: ns, Name: name, UID: uid, Annotations: map[string]string{AnnotationDescription: "A server"}}
+		snap.MCPServers = append(snap.MCPServers, &model.MCPServer{ObjectMeta: meta,
+			Spec: model.MCPServerSpec{Image: "registry.example.com/" + name + ":1", Transport: fuzzPick(f, model.TransportStreamableHTTP, model.TransportSSE)}})
+		svc := "mcp-" + name + "-proxy"
+		services = append(services, svc)
+		snap.Services = append(snap.Services, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: svc,
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "toolhive.stacklok.dev/v1alpha1", Kind: model.KindMCPServer, Name: name, UID: uid, Controller: ptrTo(true)}}}})
+	}
+	services = append(services, "plain")
+	snap.Services = append(snap.Services, &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: "web", Name: "plain"}})
+	if f.n(2) == 0 {
+		snap.ReferenceGrants = append(snap.ReferenceGrants, &gwv1.ReferenceGrant{
+			ObjectMeta: metav1.ObjectMeta{Namespace: fuzzPick(f, "team", "web"), Name: "g"},
+			Spec: gwv1.ReferenceGrantSpec{
+				From: []gwv1.ReferenceGrantFrom{{Group: gwv1.GroupName, Kind: "HTTPRoute", Namespace: gwv1.Namespace(fuzzPick(f, "team", "web"))}},
+				To:   []gwv1.ReferenceGrantTo{{Kind: "Service"}},
+			}})
+	}
+	paths := []string{"/", "/mcp", "/sse", "/messages", "/a", "/a/", "/a/mcp", "/a/sse", "/a/messages", "/a/b"}
+	for ri := range 1 + f.n(4) {
+		r := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{
+			Namespace: fuzzPick(f, "team", "web"), Name: fmt.Sprintf("r%d", f.n(4)+ri%2), Generation: 1,
+			CreationTimestamp: metav1.NewTime(t0.Add(time.Duration(f.n(3)) * time.Hour)),
+		}}
+		if v := fuzzPick(f, "true", "true", "", "True"); v != "" {
+			r.Annotations = map[string]string{AnnotationExport: v}
+		}
+		for range 1 + f.n(2) {
+			gw := fuzzPick(f, snap.Gateways...)
+			p := gwv1.ParentReference{Name: gwv1.ObjectName(gw.Name), Namespace: ptrTo(gwv1.Namespace(gw.Namespace))}
+			if f.n(4) == 0 {
+				p.SectionName = ptrTo(gwv1.SectionName("l" + fmt.Sprint(f.n(2))))
+			}
+			r.Spec.ParentRefs = append(r.Spec.ParentRefs, p)
+			if f.n(5) > 0 {
+				r.Status.Parents = append(r.Status.Parents, gwv1.RouteParentStatus{ParentRef: p, ControllerName: "example.com/c",
+					Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue, Reason: "Accepted", ObservedGeneration: int64(f.n(2))}}})
+			}
+		}
+		for range f.n(3) {
+			r.Spec.Hostnames = append(r.Spec.Hostnames, fuzzPick[gwv1.Hostname](f, "mcp.example.com", "*.example.com", "other.org", "a.example.com"))
+		}
+		for range 1 + f.n(3) {
+			var rule gwv1.HTTPRouteRule
+			for range f.n(3) {
+				m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
+					Type:  fuzzPick(f, ptrTo(gwv1.PathMatchPathPrefix), nil, ptrTo(gwv1.PathMatchExact), ptrTo(gwv1.PathMatchRegularExpression)),
+					Value: ptrTo(fuzzPick(f, paths...)),
+				}}
+				m.Method = fuzzPick(f, (*gwv1.HTTPMethod)(nil), nil, ptrTo(gwv1.HTTPMethodGet), ptrTo(gwv1.HTTPMethodPost), ptrTo(gwv1.HTTPMethodDelete))
+				if f.n(6) == 0 {
+					m.Headers = []gwv1.HTTPHeaderMatch{{Name: "Version", Value: "1"}}
+				}
+				rule.Matches = append(rule.Matches, m)
+			}
+			switch f.n(5) {
+			case 0:
+				rule.Filters = []gwv1.HTTPRouteFilter{{Type: gwv1.HTTPRouteFilterURLRewrite, URLRewrite: &gwv1.HTTPURLRewriteFilter{
+					Path: &gwv1.HTTPPathModifier{Type: gwv1.PrefixMatchHTTPPathModifier, ReplacePrefixMatch: ptrTo(fuzzPick(f, "/", "/x"))}}}}
+			case 1:
+				rule.Filters = []gwv1.HTTPRouteFilter{{Type: gwv1.HTTPRouteFilterURLRewrite, URLRewrite: &gwv1.HTTPURLRewriteFilter{
+					Path: &gwv1.HTTPPathModifier{Type: gwv1.FullPathHTTPPathModifier, ReplaceFullPath: ptrTo(fuzzPick(f, "/mcp", "/sse"))}}}}
+			}
+			for range 1 + f.n(2) {
+				b := gwv1.HTTPBackendRef{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{
+					Name: gwv1.ObjectName(fuzzPick(f, services...)), Port: ptrTo(gwv1.PortNumber(8080)),
+				}, Weight: fuzzPick(f, (*int32)(nil), ptrTo(int32(0)), ptrTo(int32(2)))}}
+				if f.n(2) == 0 {
+					b.Namespace = ptrTo(gwv1.Namespace(fuzzPick(f, "team", "web")))
+				}
+				rule.BackendRefs = append(rule.BackendRefs, b)
+			}
+			r.Spec.Rules = append(r.Spec.Rules, rule)
+		}
+		snap.HTTPRoutes = append(snap.HTTPRoutes, r)
+	}
+	opts := Options{LastUpdated: t0}
+	if f.n(2) == 0 {
+		opts.EndpointPaths = map[string]string{model.TransportStreamableHTTP: "/mcp", model.TransportSSE: "/sse"}
+	}
+	opts.RequireHTTPS = f.n(4) == 0
+	return snap, opts
+}
+
+// FuzzDiscoverRoutes builds a cluster from the fuzzer's bytes (fuzzSnapshot)
+// and runs Discover: nothing panics, the registry passes the upstream rules,
+// and every URL an HTTPRoute gives is one whose GET routes, by HTTPRoute
+// precedence over all the routes, to a rule of that route.
+func FuzzDiscoverRoutes(f *testing.F) {
+	for _, seed := range []string{"", "\x00\x00\x00\x00\x00\x01\x02", "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
+		"\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\xf4\xf3\xf2\xf1\xf0\xef\xee\xed\xec"} {
+		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > 16<<10 {
-			return // larger manifests add nothing but decoding time
+		if len(data) > 512 {
+			return // choices past the pools' sizes add nothing
 		}
-		o, err := manifest.Decode(data, "fuzz")
-		if err != nil {
+		snap, opts := fuzzSnapshot(&fuzzBytes{b: data})
+		res := Discover(snap, opts)
+		if res.Registry == nil {
 			return
 		}
-		snap := snapshotOf(o)
-		for _, opts := range []Options{
-			{},
-			{EndpointPaths: map[string]string{model.TransportStreamableHTTP: "/mcp", model.TransportSSE: "/s se"}, RequireHTTPS: true,
-				LabelSelector: "team=red", Namespaces: []string{"team", "production"}},
-		} {
-			res := Discover(snap, opts)
-			if ds := model.ValidateJSON(res.Registry.Encode(), model.ObjectRef{Kind: "Fuzz"}); ds.HasErrors() {
-				t.Fatalf("invalid output: %v\n%s", ds, res.Registry.Encode())
-			}
-			var objs []any
-			for _, x := range snap.HTTPRoutes {
-				objs = append(objs, x)
-			}
-			for _, x := range snap.Gateways {
-				objs = append(objs, x)
-			}
-			for _, x := range snap.Services {
-				objs = append(objs, x)
-			}
-			for _, x := range snap.ReferenceGrants {
-				objs = append(objs, x)
-			}
-			for _, x := range snap.Namespaces {
-				objs = append(objs, x)
-			}
-			for _, x := range snap.MCPServers {
-				objs = append(objs, x)
-			}
-			for _, x := range objs {
-				if _, err := AffectedBy(snap, opts, x); err != nil {
-					t.Fatal(err)
+		if ds := model.ValidateRegistry(res.Registry, model.ObjectRef{Kind: "Fuzz"}); ds.HasErrors() {
+			t.Fatalf("invalid output: %v", ds)
+		}
+		ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
+		for _, e := range res.Entries {
+			for _, rm := range e.Remotes {
+				if rm.Via.Kind != urlbuild.KindHTTPRoute {
+					continue
 				}
-				if _, err := AffectedByChange(snap, opts, x, nil); err != nil {
-					t.Fatal(err)
-				}
+				checkRoutedGET(t, snap, ix, rm.URL, rm.Via)
 			}
 		}
 	})
+}
+
+// checkRoutedGET checks that a GET of u, sent to every Gateway listener of
+// its scheme and port that the route is attached to, is taken by a rule of
+// via on at least one of them.
+func checkRoutedGET(t *testing.T, snap Snapshot, ix *urlbuild.Index, u string, via model.ObjectRef) {
+	t.Helper()
+	pu, err := url.Parse(u)
+	if err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	protocol, port := gwv1.HTTPSProtocolType, int32(443)
+	if pu.Scheme == "http" {
+		protocol, port = gwv1.HTTPProtocolType, 80
+	}
+	if p := pu.Port(); p != "" {
+		fmt.Sscan(p, &port)
+	}
+	for _, g := range snap.Gateways {
+		got, ok := ix.RouteRequest(types.NamespacedName{Namespace: g.Namespace, Name: g.Name}, port, protocol,
+			urlbuild.Request{Host: pu.Hostname(), Method: "GET", Path: pu.Path})
+		if ok && got.Route == via {
+			return
+		}
+	}
+	t.Fatalf("%s (from %s): a GET is taken by no rule of the route on any Gateway", u, via)
 }

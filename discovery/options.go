@@ -68,6 +68,20 @@ type Options struct {
 	LastUpdated time.Time
 }
 
+// ToolHiveEndpointPaths returns the paths ToolHive's proxy serves MCP on,
+// per remote type, for Options.EndpointPaths: streamable-http at /mcp, and
+// sse at /sse (the SSE stream; the client then posts to the /messages
+// endpoint the stream announces, which needs no entry of its own). Passing
+// it makes a route-exported server's URL the external path that reaches
+// its MCP endpoint rather than the route's root. Each call returns a new
+// map the caller may change.
+func ToolHiveEndpointPaths() map[string]string {
+	return map[string]string{
+		model.TransportStreamableHTTP: "/mcp",
+		model.TransportSSE:            "/sse",
+	}
+}
+
 // NamingScheme says how a new registry entry is named after the MCP resource
 // it is built for.
 type NamingScheme int

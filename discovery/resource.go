@@ -14,8 +14,9 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// resource is one MCP resource (MCPServer, MCPRemoteProxy or
-// VirtualMCPServer) seen through what discovery needs of it.
+// resource is one MCP resource (MCPServer, MCPRemoteProxy,
+// VirtualMCPServer or MCPServerEntry) seen through what discovery needs of
+// it.
 type resource struct {
 	ref  model.ObjectRef
 	uid  types.UID
@@ -123,8 +124,10 @@ func kindRank(kind string) int {
 		return 1
 	case model.KindVirtualMCPServer:
 		return 2
+	case model.KindMCPServerEntry:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // compare orders resources by kind rank, namespace, name and UID.
@@ -200,7 +203,7 @@ func (ix *resourceIndex) lookup(kind, namespace, name string, uid types.UID) *re
 func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnostics) {
 	// The resources live in one slab (its capacity is never exceeded, so the
 	// pointers into it stay valid): one allocation instead of one each.
-	slab := make([]resource, 0, len(snap.MCPServers)+len(snap.MCPRemoteProxies)+len(snap.VirtualMCPServers))
+	slab := make([]resource, 0, len(snap.MCPServers)+len(snap.MCPRemoteProxies)+len(snap.VirtualMCPServers)+len(snap.MCPServerEntries))
 	add := func(kind string, meta *metav1.ObjectMeta, remoteType string, obj any) *resource {
 		slab = append(slab, resource{
 			ref:        model.Ref(kind, meta),
@@ -235,6 +238,13 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	for _, v := range snap.VirtualMCPServers {
 		if v != nil {
 			add(model.KindVirtualMCPServer, &v.ObjectMeta, v.RemoteType(), v)
+		}
+	}
+	for _, e := range snap.MCPServerEntries {
+		if e != nil {
+			r := add(model.KindMCPServerEntry, &e.ObjectMeta, e.RemoteType(), e)
+			r.remoteURL = e.Spec.RemoteURL
+			r.typeField = "spec.transport"
 		}
 	}
 	internNames(slab)

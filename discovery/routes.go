@@ -434,10 +434,17 @@ func plainAuthority(a string) bool {
 	if !validHostname(host) || strings.Trim(host, "0123456789.") == "" {
 		return false
 	}
+	// A last label of digits or "0x…" makes the host an IPv4 address to a
+	// browser; the full check judges it.
+	last := host[strings.LastIndexByte(host, '.')+1:]
+	if strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") || strings.HasPrefix(last, "0X") {
+		return false
+	}
 	if !hasPort {
 		return true
 	}
-	if port == "" || strings.Trim(port, "0123456789") != "" {
+	// Leading zeros and default ports are normalised by the full check.
+	if port == "" || port[0] == '0' || port == "80" || port == "443" || strings.Trim(port, "0123456789") != "" {
 		return false
 	}
 	n, err := strconv.Atoi(port)

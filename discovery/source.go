@@ -76,7 +76,7 @@ func (ix *sourceIndex) match(r *resource) (*model.Server, string) {
 		if l := ix.repo[ref.Repository]; len(l) > 0 {
 			return l[0], "repository"
 		}
-	case model.KindMCPRemoteProxy:
+	case model.KindMCPRemoteProxy, model.KindMCPServerEntry:
 		if r.remoteURL == "" {
 			return nil, ""
 		}

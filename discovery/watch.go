@@ -35,14 +35,16 @@ func AffectedBy(snap Snapshot, opts Options, obj any) ([]model.ObjectRef, error)
 //
 //   - *gwv1.Gateway: the resources reached by the exported HTTPRoutes whose
 //     parentRefs name it;
-//   - *gwv1.HTTPRoute: the resources reached by the route, before and after;
+//   - *gwv1.HTTPRoute: the resources reached by the route, before and after,
+//     and, exported or not, those reached by the exported routes that share
+//     a parent Gateway with it (its rules may take their requests);
 //   - *corev1.Service: its MCP owners by ownerReference, before and after;
 //   - *gwv1.ReferenceGrant: the resources
 //     reached by exported routes of the namespaces in its spec.from through
 //     Services in its namespace;
 //   - *corev1.Namespace: when its labels change, the resources reached by
-//     the exported routes in it that attach to a Gateway with a Selector
-//     listener (allowedRoutes is the one place discovery reads Namespace
+//     the routes in it that attach to a Gateway with a Selector listener,
+//     and by the exported routes sharing a parent Gateway with those (allowedRoutes is the one place discovery reads Namespace
 //     labels; Options.Namespaces is by name);
 //   - *model.MCPServer, *model.MCPRemoteProxy, *model.VirtualMCPServer,
 //     *model.MCPServerEntry: the resource itself;
@@ -118,6 +120,7 @@ func affected(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 			if o.Annotations[AnnotationExport] == "true" {
 				add(w.routeOwners(o, nil))
 			}
+			add(w.peerOwners(o))
 		case *corev1.Service:
 			for _, or := range o.OwnerReferences {
 				if apiGroup(or.APIVersion) == model.ToolHiveGroup && isMCPKind(or.Kind) {
@@ -127,9 +130,12 @@ func affected(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 		case *gwv1.ReferenceGrant:
 			add(w.grantOwners(o))
 		case *corev1.Namespace:
-			for _, r := range w.routesByNamespace[o.Name] {
+			for _, r := range w.anyRoutesByNamespace[o.Name] {
 				if w.attachesToSelector(r) {
-					add(w.routeOwners(r, nil))
+					if r.Annotations[AnnotationExport] == "true" {
+						add(w.routeOwners(r, nil))
+					}
+					add(w.peerOwners(r))
 				}
 			}
 		case *model.MCPServer:
@@ -266,8 +272,11 @@ type watchIndex struct {
 
 	routesByGateway   map[objectKey][]*gwv1.HTTPRoute
 	routesByNamespace map[string][]*gwv1.HTTPRoute
-	services          map[objectKey][]*corev1.Service
-	gateways          map[objectKey][]*gwv1.Gateway
+	// anyRoutesByNamespace holds every route, exported or not: all take
+	// requests on the listeners they attach to.
+	anyRoutesByNamespace map[string][]*gwv1.HTTPRoute
+	services             map[objectKey][]*corev1.Service
+	gateways             map[objectKey][]*gwv1.Gateway
 }
 
 func newWatchIndex(snap Snapshot, cfg *config) *watchIndex {
@@ -279,7 +288,11 @@ func newWatchIndex(snap Snapshot, cfg *config) *watchIndex {
 		services:          map[objectKey][]*corev1.Service{},
 		gateways:          map[objectKey][]*gwv1.Gateway{},
 	}
+	w.anyRoutesByNamespace = map[string][]*gwv1.HTTPRoute{}
 	for _, r := range snap.HTTPRoutes {
+		if r != nil {
+			w.anyRoutesByNamespace[r.Namespace] = append(w.anyRoutesByNamespace[r.Namespace], r)
+		}
 		if r == nil || r.Annotations[AnnotationExport] != "true" {
 			continue
 		}
@@ -361,6 +374,25 @@ func (w *watchIndex) routeOwners(r *gwv1.HTTPRoute, match func(objectKey) bool) 
 	for i := range r.Spec.Rules {
 		if k, ok := chosenService(r, &r.Spec.Rules[i]); ok && (match == nil || match(k)) {
 			out = append(out, w.serviceOwners(k)...)
+		}
+	}
+	return out
+}
+
+// peerOwners lists the resources reached by the exported routes that share
+// a parent Gateway with r: requests to their URLs may be taken by r's rules
+// (HTTPRoute precedence is over all the routes on a listener).
+func (w *watchIndex) peerOwners(r *gwv1.HTTPRoute) []model.ObjectRef {
+	var out []model.ObjectRef
+	for _, p := range r.Spec.ParentRefs {
+		g, ok := urlbuild.ParentGateway(p, r.Namespace)
+		if !ok {
+			continue
+		}
+		for _, peer := range w.routesByGateway[objectKey{g.Namespace, g.Name}] {
+			if peer != r {
+				out = append(out, w.routeOwners(peer, nil)...)
+			}
 		}
 	}
 	return out
@@ -524,6 +556,10 @@ func (w *watchIndex) couplings() map[model.ObjectRef]*watchResource {
 		}
 		if u, ok := r.meta.Annotations[AnnotationURL]; ok {
 			wr.shapes = appendShape(wr.shapes, u)
+		}
+		if r.ref.Kind == model.KindMCPServerEntry {
+			// An entry's own remote, when no registry-url replaces it.
+			wr.shapes = appendShape(wr.shapes, r.remoteURL)
 		}
 	}
 	// Route URLs, for every resource a rule can reach.

@@ -294,8 +294,10 @@ func TestAffectedBy(t *testing.T) {
 		{"service loses its owner", seed, seedOpts, seed.Services[0], svc, []model.ObjectRef{srv("production", "my-mcp-server")}},
 		// team-a/r loses the Gateway whose listener selects namespaces
 		// labelled expose=true.
-		{"namespace relabelled", parents, parentsOpts, teamA, relabelled, []model.ObjectRef{srv("team-a", "a")}},
-		{"namespace deleted", parents, parentsOpts, teamA, (*corev1.Namespace)(nil), []model.ObjectRef{srv("team-a", "a")}},
+		// The resources of the routes sharing that Gateway may change too:
+		// team-a/r's rules compete with theirs for requests while attached.
+		{"namespace relabelled", parents, parentsOpts, teamA, relabelled, []model.ObjectRef{srv("infra", "i"), srv("team-a", "a"), srv("team-b", "b"), srv("team-c", "c")}},
+		{"namespace deleted", parents, parentsOpts, teamA, (*corev1.Namespace)(nil), []model.ObjectRef{srv("infra", "i"), srv("team-a", "a"), srv("team-b", "b"), srv("team-c", "c")}},
 		// The grant opens svc-a to routes from apps: both routes from apps
 		// (svc-a and svc-c of per-rule) may change.
 		{"grant deleted", grants, grantsOpts, specific, nil, []model.ObjectRef{srv("mcp", "a"), srv("mcp", "c")}},

@@ -7,8 +7,9 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// A filter like seed 000's filtered-registry. Names carry their namespace, so
-// the patterns start with "*/"; "*" crosses "/".
+// A filter keeping the Slack and Snowflake servers, except deprecated ones.
+// Names carry their namespace, so the patterns start with "*/"; "*" crosses
+// "/".
 func ExampleNew() {
 	f, err := filter.New(model.IncludeExclude{
 		Include: []string{"*/slack-*", "*/snowflake-*"},

@@ -45,6 +45,9 @@ var errEmptyInRow = errors.New("an empty alternative next to fixed-length parts 
 
 type linearMatcher struct {
 	root match.Matcher
+	// direct is set when the tree has no BTree: gobwas/glob's own Match is
+	// then a single pass (or a few) over the name, and faster than sets.
+	direct bool
 }
 
 // newLinear checks that every node of m has a linear step.
@@ -52,7 +55,35 @@ func newLinear(m match.Matcher) (linearMatcher, error) {
 	if err := checkNode(m, false); err != nil {
 		return linearMatcher{}, err
 	}
-	return linearMatcher{root: m}, nil
+	return linearMatcher{root: m, direct: !hasBTree(m)}, nil
+}
+
+// hasBTree reports whether a BTree occurs in m. The other matchers of an
+// accepted tree take O(len(pattern) × len(name)) in gobwas/glob itself.
+func hasBTree(m match.Matcher) bool {
+	switch v := m.(type) {
+	case match.BTree:
+		return true
+	case match.AnyOf:
+		for _, c := range v.Matchers {
+			if hasBTree(c) {
+				return true
+			}
+		}
+	case match.EveryOf:
+		for _, c := range v.Matchers {
+			if hasBTree(c) {
+				return true
+			}
+		}
+	case match.Row:
+		for _, c := range v.Matchers {
+			if hasBTree(c) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkNode reports whether m (searched with Index when asValue) is one the
@@ -279,6 +310,14 @@ func (e *evaluator) put(p posSet) { e.free = append(e.free, p) }
 
 // Match reports whether the pattern matches the whole of s.
 func (l linearMatcher) Match(s string) bool {
+	if l.direct {
+		return l.root.Match(s)
+	}
+	return l.matchSets(s)
+}
+
+// matchSets is Match by moving position sets through the tree.
+func (l linearMatcher) matchSets(s string) bool {
 	e := evaluator{s: s}
 	start := e.get()
 	start[0] = true

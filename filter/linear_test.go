@@ -36,8 +36,13 @@ func TestLinearAgreesWithGobwas(t *testing.T) {
 			t.Skip("refused")
 		}
 		name := rapid.StringMatching(`[ab/]{0,12}`).Draw(t, "name")
-		if got, want := l.Match(name), g.Match(name); got != want {
+		want := g.Match(name)
+		if got := l.Match(name); got != want {
 			t.Fatalf("pattern %q (%s) name %q: linear %v, gobwas/glob %v", pat, g, name, got, want)
+		}
+		// The position sets too, for trees Match hands to gobwas/glob.
+		if got := l.matchSets(name); got != want {
+			t.Fatalf("pattern %q (%s) name %q: position sets %v, gobwas/glob %v", pat, g, name, got, want)
 		}
 	})
 }
@@ -70,8 +75,12 @@ func FuzzLinearMatch(f *testing.F) {
 			return
 		}
 		g := glob.MustCompile(pat)
-		if got, want := l.Match(name), g.Match(name); got != want {
+		want := g.Match(name)
+		if got := l.Match(name); got != want {
 			t.Fatalf("pattern %q name %q: linear %v, gobwas/glob %v", pat, name, got, want)
+		}
+		if got := l.matchSets(name); got != want {
+			t.Fatalf("pattern %q name %q: position sets %v, gobwas/glob %v", pat, name, got, want)
 		}
 	})
 }

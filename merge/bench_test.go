@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -74,6 +75,38 @@ func BenchmarkMerge(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			_ = res.Document()
+		}
+	})
+}
+
+// BenchmarkAffectedBy maps one ConfigMap event over the sources of 1,000
+// MCPRegistries, as a watch mapping does on every event.
+func BenchmarkAffectedBy(b *testing.B) {
+	var sources []Source
+	for i := range 1000 {
+		name := "reg-" + itoa(i)
+		sources = append(sources, Source{
+			Owner:     model.ObjectRef{APIVersion: DefaultAPIVersion, Kind: model.KindMCPRegistry, Namespace: testNS, Name: name},
+			Entry:     "teams",
+			Namespace: testNS,
+			Selector:  &metav1.LabelSelector{MatchLabels: map[string]string{"reg": "true", "team": "t" + itoa(i%10)}},
+		})
+	}
+	old := configMap("a", map[string]string{"reg": "true", "team": "t1"}, "{}")
+	upd := old.DeepCopy()
+	upd.Data["registry.json"] = "[]"
+	b.Run("AffectedBy", func(b *testing.B) {
+		for b.Loop() {
+			if len(AffectedBy(sources, upd)) != 100 {
+				b.Fatal("wrong count")
+			}
+		}
+	})
+	b.Run("AffectedByChange", func(b *testing.B) {
+		for b.Loop() {
+			if len(AffectedByChange(sources, old, upd)) != 100 {
+				b.Fatal("wrong count")
+			}
 		}
 	})
 }

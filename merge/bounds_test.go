@@ -3,10 +3,13 @@ package merge
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mcpreg/mcpreg/model"
 )
 
 // claimingConfigMaps is k ConfigMaps that each define the same one server.
@@ -165,6 +168,57 @@ func BenchmarkOneServerConfigMaps(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				mergeIn(in)
+			}
+		})
+	}
+}
+
+// nullConfigMaps is k ConfigMaps of about 1 MiB of null entries each.
+func nullConfigMaps(k, perCM int) []*corev1.ConfigMap {
+	doc := `{"data":{"servers":[` + strings.Repeat("null,", perCM-1) + `null]}}`
+	cms := make([]*corev1.ConfigMap, k)
+	for c := range cms {
+		cms[c] = configMap(fmt.Sprintf("nulls-%d", c), regLabels, doc)
+	}
+	return cms
+}
+
+// TestNullEntriesGiveBoundedDiagnostics is the regression test for
+// diagnostic amplification: ten 1 MiB ConfigMaps of null entries gave 3.5
+// million diagnostics in 12 s. Each ConfigMap now gives at most
+// model.MaxPerObjectReason InvalidEntry diagnostics and one summary whose
+// count makes up the rest, within a generous deadline.
+func TestNullEntriesGiveBoundedDiagnostics(t *testing.T) {
+	const k, perCM = 10, 200000
+	res := mergeWithin(t, testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: nullConfigMaps(k, perCM), LastUpdated: now}, 60*time.Second)
+	perObject := map[string]int{}
+	counted := 0
+	for _, d := range res.Diagnostics.WithReason(model.ReasonInvalidEntry) {
+		perObject[d.Object.Name]++
+		counted += d.Count()
+	}
+	if counted != k*perCM {
+		t.Errorf("the InvalidEntry diagnostics count %d dropped entries, want %d", counted, k*perCM)
+	}
+	for name, n := range perObject {
+		if n > model.MaxPerObjectReason+1 {
+			t.Errorf("%d InvalidEntry diagnostics about %s, want at most %d", n, name, model.MaxPerObjectReason+1)
+		}
+	}
+	if len(res.Diagnostics) > k*(model.MaxPerObjectReason+1)+10 {
+		t.Errorf("%d diagnostics", len(res.Diagnostics))
+	}
+}
+
+// BenchmarkNullEntries shows the cost of bad entries linear in their number
+// with a bounded number of diagnostics: compare n and 4n null entries.
+func BenchmarkNullEntries(b *testing.B) {
+	for _, n := range []int{50000, 200000} {
+		cms := nullConfigMaps(1, n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
 			}
 		})
 	}

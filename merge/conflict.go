@@ -87,6 +87,63 @@ func (m *merger) shadow() []*entry {
 	return kept
 }
 
+// versions keeps the copies of each conflicting name as versions of one
+// server (StrategyVersions): each is kept with a NameConflict Info naming
+// the other ConfigMaps, except a copy of a version an earlier ConfigMap in
+// merge order already defines, which is dropped with ConflictShadowed.
+func (m *merger) versions() []*entry {
+	h := m.holders()
+	lists := make(map[string]string, len(h))
+	winner := make(map[nameVersion]*entry)
+	kept := m.entries[:0:0]
+	for _, e := range m.entries {
+		if m.count(e) == 1 {
+			kept = append(kept, e)
+			continue
+		}
+		src := m.sources[e.src]
+		nv := nameVersion{e.orig, e.s.Version()}
+		if w, taken := winner[nv]; taken {
+			m.ds = append(m.ds, model.Warningf(model.ReasonConflictShadowed, src.ref, m.fieldOf(e),
+				"server %q version %q skipped: ConfigMap %s, earlier in priority order, defines the same version; the conflict strategy %q keeps one entry per name and version",
+				e.orig, nv.version, m.sources[w.src].ref.Name, StrategyVersions))
+			continue
+		}
+		winner[nv] = e
+		kept = append(kept, e)
+		list, ok := lists[e.orig]
+		if !ok {
+			list = m.listDistinctSources(h[e.orig])
+			lists[e.orig] = list
+		}
+		m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, m.fieldOf(e),
+			"server %q version %q kept as one version of the server, which ConfigMaps %s define (conflict strategy %q)",
+			e.orig, nv.version, list, StrategyVersions))
+	}
+	return kept
+}
+
+// listDistinctSources names the ConfigMaps of entries, each once, for a
+// message: the first maxListed, then how many more. The entries of one
+// ConfigMap are adjacent in merge order, so one pass finds them.
+func (m *merger) listDistinctSources(es []*entry) string {
+	var names []string
+	total := 0
+	for i, e := range es {
+		if i > 0 && es[i-1].src == e.src {
+			continue
+		}
+		total++
+		if len(names) < maxListed {
+			names = append(names, m.sources[e.src].ref.Name)
+		}
+	}
+	if total <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names, ", "), total-maxListed)
+}
+
 // rename gives every conflicting copy a name by the prefix rule
 // (StrategyPrefix) and diagnoses each rename.
 func (m *merger) rename() {
@@ -163,7 +220,8 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 		var clash *entry
 		var url string
 		for _, u := range e.urls {
-			if o, taken := owner[u]; taken && o != e {
+			// Versions of one server (StrategyVersions) may share a URL.
+			if o, taken := owner[u]; taken && o != e && o.s.Name() != e.s.Name() {
 				clash, url = o, u
 				break
 			}
@@ -172,7 +230,7 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 			src, csrc := m.sources[e.src], m.sources[clash.src]
 			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateRemoteURL, src.ref, m.fieldOf(e),
 				"server %q skipped: its remote URL %q is already used by server %q from ConfigMap %s",
-				e.s.Name(), url, clash.s.Name(), csrc.ref.Name))
+				e.s.Name(), model.MaskURL(url), clash.s.Name(), csrc.ref.Name))
 			continue
 		}
 		for _, u := range e.urls {

@@ -12,7 +12,7 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Seed 000's example: two teams define github-mcp; both copies are prefixed
+// Two teams define github-mcp; both copies are prefixed
 // with their ConfigMap's name, the unique servers keep their names.
 func ExampleForRegistry() {
 	labels := map[string]string{"toolhive.stacklok.dev/registry": "true"}

@@ -10,7 +10,8 @@ import (
 )
 
 // Hash is the content hash of a merged registry: the SHA-256, in hex, of the
-// servers as a compact JSON array sorted by name (then by their bytes), each
+// servers as a compact JSON array sorted by name (then version, then their
+// bytes), each
 // server's members in their order. It leaves out the document's version and
 // meta.last_updated and does not depend on the order of servers, so it changes
 // only when what clients can see changes — what status.syncStatus.lastSyncHash
@@ -58,6 +59,9 @@ func hashList(doc string) string {
 
 func compareServers(a, b *model.Server) int {
 	if c := strings.Compare(a.Name(), b.Name()); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Version(), b.Version()); c != 0 {
 		return c
 	}
 	return strings.Compare(string(a.AppendJSON(nil)), string(b.AppendJSON(nil)))

@@ -29,6 +29,14 @@ const (
 	StrategyPriority Strategy = "priority"
 	// StrategyError refuses to merge conflicting data.
 	StrategyError Strategy = "error"
+	// StrategyVersions keeps the copies of a name that differ in version as
+	// versions of one server: several entries with the same name, one per
+	// version, as ToolHive's registry server keeps them. Copies of the same
+	// name and version are settled as StrategyPriority does (the first
+	// ConfigMap in merge order wins, ConflictShadowed for the others), since
+	// the server cannot hold one version twice. A ConfigMap may then list
+	// several versions of a name itself.
+	StrategyVersions Strategy = "versions"
 )
 
 // ParseStrategy reads a strategy name; "" is StrategyPrefix.
@@ -36,10 +44,10 @@ func ParseStrategy(s string) (Strategy, error) {
 	switch Strategy(s) {
 	case "", StrategyPrefix:
 		return StrategyPrefix, nil
-	case StrategyPriority, StrategyError:
+	case StrategyPriority, StrategyError, StrategyVersions:
 		return Strategy(s), nil
 	}
-	return "", fmt.Errorf("unknown conflict strategy %q (want prefix, priority or error)", s)
+	return "", fmt.Errorf("unknown conflict strategy %q (want prefix, priority, error or versions)", s)
 }
 
 // Result is the outcome of a merge.
@@ -88,8 +96,11 @@ type source struct {
 }
 
 // skip counts an entry dropped for reason.
-func (s *source) skip(reason model.Reason) {
-	s.skipped++
+func (s *source) skip(reason model.Reason) { s.skipN(reason, 1) }
+
+// skipN counts n entries dropped for reason.
+func (s *source) skipN(reason model.Reason, n int) {
+	s.skipped += n
 	if i, found := slices.BinarySearch(s.skipReasons, reason); !found {
 		s.skipReasons = slices.Insert(s.skipReasons, i, reason)
 	}
@@ -138,7 +149,12 @@ type merger struct {
 	doc    string
 	// format is the Source's format, parsed.
 	format model.Format
+	// strategy is the conflict strategy, parsed.
+	strategy Strategy
 }
+
+// nameVersion identifies a server under StrategyVersions.
+type nameVersion struct{ name, version string }
 
 // nameStat is what the merge knows of one name read.
 type nameStat struct {
@@ -216,7 +232,7 @@ func (m *merger) run() Result {
 		m.ds = append(m.ds, model.Errorf(model.ReasonUnknownFormat, m.owner, m.ownerField("format"), "%v", err))
 		return Result{}
 	}
-	m.format = format
+	m.format, m.strategy = format, strategy
 	f, err := filter.FromRegistryFilter(m.in.Filter)
 	if err != nil {
 		field := m.ownerField("filter")
@@ -250,6 +266,8 @@ func (m *merger) run() Result {
 			return Result{}
 		case StrategyPriority:
 			kept = m.shadow()
+		case StrategyVersions:
+			kept = m.versions()
 		default:
 			m.rename()
 		}
@@ -275,14 +293,15 @@ func (m *merger) run() Result {
 		servers[i] = e.s
 	}
 	reg := model.NewRegistry(m.opts.LastUpdated.UTC().Format(time.RFC3339), servers)
-	sortByName(reg.Servers)
+	sortServers(reg.Servers)
 	m.summarize()
 	if len(servers) == 0 {
 		m.ds = append(m.ds, model.EmptyRegistryDiagnostic(m.owner, m.ownerField(""), m.whyEmpty(len(filtered))))
 	}
 	res := Result{Registry: reg, Filtered: filtered}
 	if m.render {
-		// Names are unique and sorted, so the document's list of servers is
+		// Names (names and versions, with StrategyVersions) are unique and
+		// sorted as Hash sorts them, so the document's list of servers is
 		// exactly what Hash hashes.
 		// One allocation of the exact size (WriteTo grows the builder, which
 		// does not zero it, and String does not copy it); the hash is taken
@@ -298,9 +317,15 @@ func (m *merger) run() Result {
 	return res
 }
 
-// sortByName sorts servers whose names are unique.
-func sortByName(servers []*model.Server) {
-	slices.SortFunc(servers, func(a, b *model.Server) int { return strings.Compare(a.Name(), b.Name()) })
+// sortServers sorts servers whose names, or names and versions, are unique
+// by name, then version: the order of compareServers for them.
+func sortServers(servers []*model.Server) {
+	slices.SortFunc(servers, func(a, b *model.Server) int {
+		if c := strings.Compare(a.Name(), b.Name()); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Version(), b.Version())
+	})
 }
 
 // read parses one selected ConfigMap and adds its servers.
@@ -339,7 +364,8 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 			d.Message = "ConfigMap skipped: " + d.Message
 			src.failure = d.Reason
 		case model.ReasonInvalidEntry:
-			src.skip(model.ReasonInvalidEntry)
+			// A summary stands for the entries it leaves unlisted.
+			src.skipN(model.ReasonInvalidEntry, d.Count())
 		}
 		m.ds = append(m.ds, d)
 	}
@@ -362,6 +388,9 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 	// allocation each.
 	slab := make([]entry, 0, len(reg.Servers))
 	var urls []string
+	// versions finds, with StrategyVersions, the entry of this ConfigMap
+	// holding a name and version.
+	var versions map[nameVersion]int
 	for pos, s := range reg.Servers {
 		m.describe(s, src, pos)
 		ok, nds := model.NormalizeWith(s, src.ref, src.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
@@ -384,18 +413,35 @@ func (m *merger) read(cm *corev1.ConfigMap) {
 		}
 		name := s.Name()
 		k, seen := m.names[name]
-		if seen && m.stats[k].src == idx {
+		again := seen && m.stats[k].src == idx // the name is already in this ConfigMap
+		if again && m.strategy != StrategyVersions {
 			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateServer, src.ref, entryField(src.field, s),
 				"server %q skipped: %s of this ConfigMap has the same name; the first is kept", name, m.fieldOf(m.entries[m.stats[k].first])))
 			continue
+		}
+		if m.strategy == StrategyVersions {
+			// Versions of one name may share a ConfigMap; one version twice
+			// may not.
+			nv := nameVersion{name, s.Version()}
+			if versions == nil {
+				versions = make(map[nameVersion]int)
+			}
+			if at, dup := versions[nv]; dup {
+				m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateServer, src.ref, entryField(src.field, s),
+					"server %q version %q skipped: %s of this ConfigMap has the same name and version; the first is kept", name, nv.version, m.fieldOf(m.entries[at])))
+				continue
+			}
+			versions[nv] = len(m.entries)
 		}
 		if !seen {
 			k = len(m.stats)
 			m.names[name] = k
 			m.stats = append(m.stats, nameStat{})
 		}
-		m.stats[k].count++
-		m.stats[k].src, m.stats[k].first = idx, len(m.entries)
+		if !again {
+			m.stats[k].count++
+			m.stats[k].src, m.stats[k].first = idx, len(m.entries)
+		}
 		first := len(urls)
 		for u := range s.RemoteURLs() {
 			urls = append(urls, u)

@@ -426,3 +426,44 @@ func TestForRegistryDocument(t *testing.T) {
 		t.Errorf("Merge's hash %q differs from ForRegistry's %q", plain.Hash, res.Hash)
 	}
 }
+
+// TestVersionsStrategy: one name in several versions stays one server with
+// several entries, sorted by version; the hash of the rendered document is
+// Hash of its servers; the same version twice falls back to priority.
+func TestVersionsStrategy(t *testing.T) {
+	src := Source{Namespace: testNS, Selector: regSelector, Strategy: StrategyVersions}
+	cms := []*corev1.ConfigMap{
+		configMap("b", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", Version: "2.0.0", ID: "b1"}, testServer{Name: "io.ex/ss", Version: "10.0.0", ID: "b2"})),
+		configMap("a", regLabels, upstreamDoc(testServer{Name: "io.ex/ss", Version: "1.0.0", ID: "a1"}, testServer{Name: "io.ex/ss", Version: "2.0.0", ID: "a2"})),
+	}
+	res := Merge(src, cms, Options{LastUpdated: now})
+	var got []string
+	for _, s := range res.Registry.Servers {
+		got = append(got, s.Name()+"@"+s.Version()+"="+serverID(s))
+	}
+	// Sorted by version as a string, the order Hash uses; a2 wins 2.0.0
+	// (ConfigMap a comes first by name).
+	want := []string{"io.ex/ss@1.0.0=a1", "io.ex/ss@10.0.0=b2", "io.ex/ss@2.0.0=a2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("servers %q, want %q", got, want)
+	}
+	if r := reasons(res); r != "NameConflict,NameConflict,ConflictShadowed,NameConflict" {
+		t.Errorf("reasons %s: %v", r, res.Diagnostics)
+	}
+	if ds := model.ValidateJSON(res.Document(), model.ObjectRef{Kind: "Test"}); ds.HasErrors() {
+		t.Errorf("invalid: %v", ds)
+	}
+	reg := &model.MCPRegistry{ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: testNS, UID: "u"},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regSelector.MatchLabels}}}}}
+	fr, err := ForRegistry(reg, "", cms, Options{Strategy: StrategyVersions, LastUpdated: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fr.Hash != Hash(fr.Registry.Servers) || fr.Hash != res.Hash {
+		t.Errorf("hash %s, Hash %s, Merge %s", fr.Hash, Hash(fr.Registry.Servers), res.Hash)
+	}
+	// Under another strategy the same input is a conflict as before.
+	if r := reasons(Merge(Source{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority}, cms, Options{LastUpdated: now})); !strings.Contains(r, "DuplicateServer") {
+		t.Errorf("priority: %s", r)
+	}
+}

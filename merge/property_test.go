@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -34,6 +35,7 @@ type genCM struct {
 	cm      *corev1.ConfigMap
 	entries []testServer // the entries of a well-formed document
 	usable  bool         // selected and well-formed, so its entries count
+	hidden  int          // entries[:hidden] sit where no reader reads them
 }
 
 func drawConfigMaps(t *rapid.T) []genCM {
@@ -43,10 +45,13 @@ func drawConfigMaps(t *rapid.T) []genCM {
 	names := rapid.Permutation(cmNamePool).Draw(t, "configmaps")[:k]
 	var out []genCM
 	for i, name := range names {
-		kind := rapid.SampledFrom([]int{6, 5, 7, 8, 9, 0, 1, 2, 3, 4}).Draw(t, fmt.Sprintf("kind%d", i))
+		kind := rapid.SampledFrom([]int{6, 5, 10, 11, 7, 8, 9, 0, 1, 2, 3, 4}).Draw(t, fmt.Sprintf("kind%d", i))
 		g := genCM{}
 		var entries []testServer
-		n := rapid.SampledFrom([]int{3, 2, 4, 1, 5, 0}).Draw(t, fmt.Sprintf("n%d", i))
+		n := rapid.SampledFrom([]int{3, 2, 4, 1, 5, 0, 2 * model.MaxPerObjectReason}).Draw(t, fmt.Sprintf("n%d", i))
+		// A large ConfigMap of mostly invalid entries: more drops of one
+		// reason than a list keeps, so some are only counted in a summary.
+		manyBad := n > 5
 		for j := range n {
 			s := testServer{
 				Name:        rapid.SampledFrom(namePool).Draw(t, fmt.Sprintf("name%d.%d", i, j)),
@@ -54,8 +59,12 @@ func drawConfigMaps(t *rapid.T) []genCM {
 				ID:          idf(i, j),
 				Tags:        rapid.SliceOfDistinct(rapid.SampledFrom(tagPool), rapid.ID[string]).Draw(t, fmt.Sprintf("tags%d.%d", i, j)),
 			}
-			if rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("bad%d.%d", i, j)) == 7 {
+			bad := rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("bad%d.%d", i, j))
+			switch {
+			case manyBad && j%4 != 0 || bad == 7:
 				s.Version = "latest" // invalid: dropped with InvalidEntry
+			case bad == 6:
+				s.Version = "2.0.0" // another version of the name (StrategyVersions)
 			}
 			if rapid.Bool().Draw(t, fmt.Sprintf("remote%d.%d", i, j)) {
 				// Mostly distinct URLs; sometimes one shared with another entry.
@@ -80,6 +89,26 @@ func drawConfigMaps(t *rapid.T) []genCM {
 			ns = "elsewhere"
 		case 4:
 			labels = map[string]string{"reg": "true", GeneratedByLabel: GeneratedByValue}
+		case 10, 11:
+			// Shapes that hide servers from a reader: a repeated "data" key
+			// (the earlier copy is not read) and a top-level "servers" list
+			// beside "data" (not read either). Each hidden server must be
+			// named by a drop diagnostic.
+			cut := rapid.IntRange(0, len(entries)).Draw(t, fmt.Sprintf("cut%d", i))
+			hidden := make([]string, cut)
+			for j, s := range entries[:cut] {
+				b, _ := json.Marshal(s.json())
+				hidden[j] = string(b)
+			}
+			kept := upstreamDoc(entries[cut:]...)
+			if kind == 10 {
+				data = `{"data":{"servers":[` + strings.Join(hidden, ",") + `]},` + kept[1:]
+			} else {
+				data = kept[:len(kept)-1] + `,"servers":[` + strings.Join(hidden, ",") + `]}`
+			}
+			g.usable = true
+			g.entries = entries
+			g.hidden = cut
 		default:
 			g.usable = true
 			g.entries = entries
@@ -122,11 +151,13 @@ func shuffled(t *rapid.T, cms []*corev1.ConfigMap) []*corev1.ConfigMap {
 }
 
 // isDrop tells the diagnostics that drop one server entry: every such
-// message says "skipped" and names the server.
+// message says "skipped" and names the server. A summary of one of their
+// reasons stands for drops too (the generated entries give no other
+// diagnostic of these reasons).
 func isDrop(d model.Diagnostic) bool {
 	switch d.Reason {
 	case model.ReasonInvalidEntry, model.ReasonDuplicateServer, model.ReasonConflictShadowed, model.ReasonDuplicateRemoteURL:
-		return strings.Contains(d.Message, "skipped")
+		return d.Omitted > 0 || strings.Contains(d.Message, "skipped")
 	}
 	return false
 }
@@ -137,7 +168,7 @@ func isDrop(d model.Diagnostic) bool {
 func TestMergeProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		gs := drawConfigMaps(t)
-		strategy := rapid.SampledFrom([]Strategy{StrategyPrefix, StrategyPriority, StrategyError}).Draw(t, "strategy")
+		strategy := rapid.SampledFrom([]Strategy{StrategyPrefix, StrategyPriority, StrategyError, StrategyVersions}).Draw(t, "strategy")
 		f := drawFilter(t)
 		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), Strategy: strategy, Filter: f, LastUpdated: now}
 		res := mergeIn(in)
@@ -188,7 +219,8 @@ func TestMergeProperties(t *testing.T) {
 		drops := map[string]int{}
 		for _, d := range all.Diagnostics {
 			if isDrop(d) {
-				drops[d.Object.Name]++
+				// A summary counts the drops it leaves unlisted.
+				drops[d.Object.Name] += d.Count()
 			}
 		}
 		for _, g := range gs {
@@ -221,24 +253,36 @@ func TestMergeProperties(t *testing.T) {
 		} else {
 			// The filtered output is the unfiltered one minus Filtered,
 			// except servers a shared remote URL dropped only in one of them.
+			// With StrategyVersions a name may be kept in one version and
+			// filtered in another (the tag filter sees each entry).
 			kept := map[string]bool{}
+			keptIDs := map[string]bool{}
 			for _, s := range res.Registry.Servers {
 				kept[s.Name()] = true
+				keptIDs[serverID(s)] = true
 			}
-			for _, name := range res.Filtered {
-				if kept[name] {
-					t.Fatalf("%q is both kept and filtered", name)
+			if strategy != StrategyVersions {
+				for _, name := range res.Filtered {
+					if kept[name] {
+						t.Fatalf("%q is both kept and filtered", name)
+					}
 				}
 			}
 			for _, s := range all.Registry.Servers {
-				if !kept[s.Name()] && !slices.Contains(res.Filtered, s.Name()) && len(res.Diagnostics.WithReason(model.ReasonDuplicateRemoteURL)) == 0 {
+				if !keptIDs[serverID(s)] && !slices.Contains(res.Filtered, s.Name()) && len(res.Diagnostics.WithReason(model.ReasonDuplicateRemoteURL)) == 0 {
 					t.Fatalf("%q vanished with the filter but is not in Filtered %v", s.Name(), res.Filtered)
 				}
 			}
 		}
 
+		// StrategyVersions keeps versions, never renames: every name out is
+		// a name read.
+		if strategy == StrategyVersions && len(all.Diagnostics.WithReason(model.ReasonNameCollision)) > 0 {
+			t.Fatalf("a rename under StrategyVersions: %v", all.Diagnostics)
+		}
+
 		// Idempotence: the output merged alone is itself.
-		self := mergeIn(testInput{Namespace: testNS, Selector: regSelector, LastUpdated: now,
+		self := mergeIn(testInput{Namespace: testNS, Selector: regSelector, LastUpdated: now, Strategy: strategy,
 			ConfigMaps: []*corev1.ConfigMap{configMap("merged", regLabels, string(doc))}})
 		if string(self.Document()) != string(doc) || self.Hash != res.Hash {
 			t.Fatalf("merging the output alone changed it:\n%s\nvs\n%s", doc, self.Document())
@@ -265,7 +309,7 @@ func TestPrefixRuleProperty(t *testing.T) {
 				continue
 			}
 			seen := map[string]bool{}
-			for _, e := range g.entries {
+			for _, e := range g.entries[g.hidden:] {
 				if e.Version != "latest" && !seen[e.Name] {
 					count[e.Name]++
 					seen[e.Name] = true

@@ -3,6 +3,7 @@ package merge
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -75,14 +76,27 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"invalid selector: %v", err))
 			return nil, false
 		}
+		var generated []string
 		for _, cm := range m.cms {
-			if cm != nil && cm.Namespace == in.Namespace && !IsGenerated(cm) && sel.Matches(labels.Set(cm.Labels)) {
+			if cm != nil && cm.Namespace == in.Namespace && sel.Matches(labels.Set(cm.Labels)) {
+				if IsGenerated(cm) {
+					// Bounded by the number of ConfigMaps given.
+					generated = append(generated, cm.Name)
+					continue
+				}
 				cms = append(cms, cm)
 			}
 		}
 		cms = dedupe(cms)
 		sortConfigMaps(cms)
-		if len(cms) == 0 {
+		switch {
+		case len(cms) == 0 && len(generated) > 0:
+			slices.Sort(generated)
+			generated = slices.Compact(generated)
+			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField("configMapSelector"),
+				"selector %q in namespace %q matches only ConfigMaps this library generated (%s), which are never merged; the registry is empty",
+				sel.String(), in.Namespace, model.Text(capNames(generated, 5))))
+		case len(cms) == 0:
 			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField("configMapSelector"),
 				"no ConfigMap in namespace %q matches selector %q; the registry is empty", in.Namespace, sel.String()))
 		}
@@ -157,4 +171,20 @@ func newer(a, b *corev1.ConfigMap) bool {
 func sortConfigMaps(cms []*corev1.ConfigMap) {
 	// Names are unique after dedupe: all are in one namespace.
 	slices.SortFunc(cms, func(a, b *corev1.ConfigMap) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// capNames lists at most n names, quoted, and how many more there are.
+func capNames(names []string, n int) string {
+	var b strings.Builder
+	for i, name := range names {
+		if i == n {
+			fmt.Fprintf(&b, " and %d more", len(names)-n)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(model.Sprintf("%q", name)))
+	}
+	return b.String()
 }

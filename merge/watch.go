@@ -67,7 +67,8 @@ func AffectedBy(sources []Source, cm *corev1.ConfigMap) []Affected {
 // (nil on delete). A source is affected when it reads the old or the new
 // state (see AffectedBy), unless it reads both and its key holds the same
 // data in both, since the merge would then give the same result: a no-op
-// update yields nothing. A relabelled ConfigMap that leaves a selector
+// update yields nothing. (Only the text of a MissingKey warning, which lists
+// the keys a ConfigMap has, can differ then.) A relabelled ConfigMap that leaves a selector
 // affects the source, which must drop it.
 //
 // It fits handler.Funcs, whose UpdateFunc has both states (CreateFunc and

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -142,4 +143,109 @@ func inNamespace(r *model.MCPRegistry, ns string) *model.MCPRegistry {
 	}
 	c.Namespace = ns
 	return &c
+}
+
+// TestPropertyAffectedByChangeCoversMerges: for a random change of one
+// ConfigMap of a random snapshot, every source whose merge differs before and
+// after (document or diagnostics) is in AffectedByChange's result, and in
+// AffectedBy's for the old or the new state. Over-approximation is allowed;
+// missing a source is the bug.
+func TestPropertyAffectedByChangeCoversMerges(t *testing.T) {
+	owner := func(name string) model.ObjectRef {
+		return model.ObjectRef{APIVersion: DefaultAPIVersion, Kind: model.KindMCPRegistry, Namespace: testNS, Name: name, UID: "u-" + name}
+	}
+	sources := []Source{
+		{Owner: owner("all"), Entry: "teams", Namespace: testNS, Selector: regSelector},
+		{Owner: owner("all"), Entry: "red", Namespace: testNS, Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"reg": "true", "team": "red"}}},
+		{Owner: owner("ref"), Entry: "one", Namespace: testNS, Name: "cm-1", Key: "servers.json"},
+		{Owner: owner("expr"), Entry: "not-blue", Namespace: testNS, Selector: &metav1.LabelSelector{
+			MatchExpressions: []metav1.LabelSelectorRequirement{{Key: "team", Operator: metav1.LabelSelectorOpNotIn, Values: []string{"blue"}}}}},
+	}
+	docs := []string{
+		upstreamDoc(testServer{Name: "io.ex/aa", ID: "a"}),
+		upstreamDoc(testServer{Name: "io.ex/aa", ID: "b"}, testServer{Name: "io.ex/bb", ID: "c"}),
+		`{"servers": [{"name": "cc", "image": "ghcr.io/ex/cc:1"}]}`,
+		"not json",
+	}
+	genCM := func(t *rapid.T, name string) *corev1.ConfigMap {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: testNS, Labels: map[string]string{}}, Data: map[string]string{}}
+		if rapid.Bool().Draw(t, "reg") {
+			cm.Labels["reg"] = "true"
+		}
+		if team := rapid.SampledFrom([]string{"", "red", "blue"}).Draw(t, "team"); team != "" {
+			cm.Labels["team"] = team
+		}
+		if rapid.Bool().Draw(t, "generated") {
+			cm.Labels[GeneratedByLabel] = GeneratedByValue
+		}
+		for _, key := range []string{model.DefaultRegistryKey, "servers.json", "notes"} {
+			if rapid.Bool().Draw(t, "has "+key) {
+				cm.Data[key] = rapid.SampledFrom(docs).Draw(t, key)
+			}
+		}
+		return cm
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		names := []string{"cm-0", "cm-1", "cm-2"}
+		var before []*corev1.ConfigMap
+		for _, n := range names {
+			if rapid.Bool().Draw(t, "exists "+n) {
+				before = append(before, genCM(t, n))
+			}
+		}
+		name := rapid.SampledFrom(names).Draw(t, "changed")
+		var old, new *corev1.ConfigMap
+		var after []*corev1.ConfigMap
+		for _, cm := range before {
+			if cm.Name == name {
+				old = cm
+			} else {
+				after = append(after, cm)
+			}
+		}
+		if old == nil || rapid.Bool().Draw(t, "keep") {
+			new = genCM(t, name)
+			if old != nil && rapid.Bool().Draw(t, "small change") {
+				// Change one thing only: often nothing the merge reads.
+				new = old.DeepCopy()
+				switch rapid.IntRange(0, 2).Draw(t, "what") {
+				case 0:
+					new.Annotations = map[string]string{"note": "x"}
+				case 1:
+					new.Data["notes"] = "changed"
+				case 2:
+					new.Labels["team"] = "red"
+				}
+			}
+			after = append(after, new)
+		}
+		got := AffectedByChange(sources, old, new)
+		perObject := append(AffectedBy(sources, old), AffectedBy(sources, new)...)
+		has := func(list []Affected, s Source) bool {
+			return slices.ContainsFunc(list, func(a Affected) bool { return a.Owner == s.Owner && slices.Contains(a.Entries, s.Entry) })
+		}
+		for _, s := range sources {
+			a, b := Merge(s, before, Options{LastUpdated: now}), Merge(s, after, Options{LastUpdated: now})
+			// Messages aside: a MissingKey message lists the keys the
+			// ConfigMap has, which a change of another key alters without
+			// changing what the merge reads.
+			if string(a.Document()) == string(b.Document()) && cmp.Equal(withoutMessages(a.Diagnostics), withoutMessages(b.Diagnostics)) {
+				continue
+			}
+			if !has(got, s) {
+				t.Fatalf("the merge of %s entry %q changed, but AffectedByChange(%v -> %v) = %v", s.Owner, s.Entry, old, new, got)
+			}
+			if !has(perObject, s) {
+				t.Fatalf("the merge of %s entry %q changed, but AffectedBy of either state = %v", s.Owner, s.Entry, perObject)
+			}
+		}
+	})
+}
+
+func withoutMessages(ds model.Diagnostics) model.Diagnostics {
+	out := slices.Clone(ds)
+	for i := range out {
+		out[i].Message = ""
+	}
+	return out
 }

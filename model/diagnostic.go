@@ -98,6 +98,21 @@ const (
 	ReasonGroupRefNotFound       Reason = "GroupRefNotFound"
 )
 
+// Reasons of the MCPServerEntry endpoint-safety rule: ToolHive refuses an
+// entry whose spec.remoteUrl names an internal endpoint, and discovery does
+// not export it.
+const (
+	// ReasonPrivateEndpoint (Warning): spec.remoteUrl is a private (RFC 1918,
+	// IPv6 unique-local) address or a host under cluster.local, and the entry
+	// does not set spec.allowPrivateEndpoint. The message names the range.
+	ReasonPrivateEndpoint Reason = "PrivateEndpoint"
+	// ReasonBlockedEndpoint (Warning): spec.remoteUrl is a loopback,
+	// unspecified, link-local or cloud metadata address, or the Kubernetes
+	// API service; refused whatever spec.allowPrivateEndpoint says. The
+	// message names the rule.
+	ReasonBlockedEndpoint Reason = "BlockedEndpoint"
+)
+
 // Reasons about documents ToolHive's registry server would refuse or rewrite
 // although they pass the upstream schema.
 const (
@@ -163,8 +178,8 @@ const (
 	ReasonMethodNotRouted Reason = "MethodNotRouted"
 )
 
-// Reasons lists every reason the library emits, grouped by the stage that emits
-// it (merge, discovery, groups).
+// Reasons lists every reason the library emits, in the order they were
+// introduced; docs/diagnostics.md in the repository documents each.
 func Reasons() []Reason {
 	return []Reason{
 		ReasonInvalidSelector, ReasonNoConfigMapsSelected, ReasonMissingKey, ReasonInvalidJSON,
@@ -181,6 +196,7 @@ func Reasons() []Reason {
 		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicatePackage, ReasonDuplicateRemote,
 		ReasonInexactNumber,
 		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
+		ReasonPrivateEndpoint, ReasonBlockedEndpoint,
 	}
 }
 
@@ -230,6 +246,27 @@ type Diagnostic struct {
 	// "data.servers[3].name"); empty when the whole object is meant.
 	Field   string `json:"field,omitempty"`
 	Message string `json:"message"`
+	// Omitted is set on a summary: the number of diagnostics of this reason
+	// about this object that the list leaves out (see MaxPerObjectReason).
+	// Zero on every other diagnostic.
+	Omitted int `json:"omitted,omitempty"`
+}
+
+// MaxPerObjectReason is how many diagnostics of one reason about one object
+// a sorted list keeps. The rest are replaced by one summary of that reason
+// and object, with the most severe severity among them, no field, and their
+// number in Omitted: a ConfigMap of 200,000 null entries gives 10 diagnostics
+// and a summary, not 200,000 lines, and the count of what was dropped is
+// still exact.
+const MaxPerObjectReason = 10
+
+// Count is the number of diagnostics d stands for: Omitted for a summary,
+// else 1.
+func (d Diagnostic) Count() int {
+	if d.Omitted > 0 {
+		return d.Omitted
+	}
+	return 1
 }
 
 // String renders the diagnostic on one line for humans. Every part is
@@ -251,16 +288,16 @@ func (d Diagnostic) String() string {
 	return b.String()
 }
 
-// MarshalJSON writes the keys severity (lower case), reason, object, field and
-// message in that fixed order: the CLI's --diagnostics json lines are a stable
+// MarshalJSON writes the keys severity (lower case), reason, object, field,
+// message and, on a summary, omitted, in that fixed order: the CLI's --diagnostics json lines are a stable
 // format. Parts are escaped and cut as String does.
 func (d Diagnostic) MarshalJSON() ([]byte, error) {
 	type wire Diagnostic
 	return json.Marshal(wire(d.safe()))
 }
 
-// Compare orders diagnostics by object, field, reason, severity and message, so
-// that lists sort the same whatever order the inputs came in.
+// Compare orders diagnostics by object, field, reason, severity, message and
+// Omitted, so that lists sort the same whatever order the inputs came in.
 func (d Diagnostic) Compare(e Diagnostic) int {
 	return cmp.Or(
 		d.Object.compare(e.Object),
@@ -268,16 +305,129 @@ func (d Diagnostic) Compare(e Diagnostic) int {
 		cmp.Compare(d.Reason, e.Reason),
 		cmp.Compare(d.Severity, e.Severity),
 		cmp.Compare(d.Message, e.Message),
+		cmp.Compare(d.Omitted, e.Omitted),
 	)
 }
 
 // Diagnostics is a list of diagnostics. Functions of this module return it sorted.
 type Diagnostics []Diagnostic
 
-// Sort sorts the list in place (see Diagnostic.Compare) and drops exact duplicates.
+// Sort sorts the list in place (see Diagnostic.Compare), drops exact
+// duplicates and keeps at most MaxPerObjectReason diagnostics of each
+// (object, reason), the first in that order, summarising the rest in one.
 func (ds *Diagnostics) Sort() {
 	slices.SortFunc(*ds, Diagnostic.Compare)
 	*ds = slices.Compact(*ds)
+	ds.capPerObjectReason()
+}
+
+type objectReason struct {
+	object ObjectRef
+	reason Reason
+}
+
+// capPerObjectReason replaces, in a sorted list, the diagnostics of each
+// (object, reason) after the first MaxPerObjectReason by one summary.
+// Summaries already in the list are folded into the new one, so sorting a
+// capped list again changes nothing.
+func (ds *Diagnostics) capPerObjectReason() {
+	list := *ds
+	var seen map[objectReason]int
+	over := false
+	for _, d := range list {
+		if d.Omitted > 0 {
+			over = true
+			break
+		}
+		if seen == nil {
+			seen = map[objectReason]int{}
+		}
+		k := objectReason{d.Object, d.Reason}
+		seen[k]++
+		if seen[k] > MaxPerObjectReason {
+			over = true
+			break
+		}
+	}
+	if !over {
+		return
+	}
+	// One pass: count what each group keeps and what it leaves out.
+	type group struct {
+		kept, omitted int
+		severity      Severity
+	}
+	groups := map[objectReason]*group{}
+	var order []objectReason
+	out := list[:0:0]
+	for _, d := range list {
+		k := objectReason{d.Object, d.Reason}
+		g := groups[k]
+		if g == nil {
+			g = &group{severity: SeverityInfo + 1}
+			groups[k] = g
+			order = append(order, k)
+		}
+		if d.Omitted == 0 && g.kept < MaxPerObjectReason {
+			g.kept++
+			out = append(out, d)
+			continue
+		}
+		g.omitted += d.Count()
+		g.severity = min(g.severity, d.Severity)
+	}
+	for _, k := range order {
+		if g := groups[k]; g.omitted > 0 {
+			out = append(out, summaryDiagnostic(k, g.severity, g.omitted))
+		}
+	}
+	slices.SortFunc(out, Diagnostic.Compare)
+	*ds = out
+}
+
+// limiter formats at most MaxPerObjectReason diagnostics of each reason about
+// the one object a parse reports on and only counts the rest: Sort would cap
+// the list anyway, but a document of 200,000 null entries would first cost
+// 200,000 formatted messages and their sort.
+type limiter struct {
+	counts   map[Reason]int
+	severity map[Reason]Severity
+}
+
+// ok counts a diagnostic of reason r and reports whether to build it.
+func (l *limiter) ok(r Reason, sev Severity) bool {
+	if l.counts == nil {
+		l.counts, l.severity = map[Reason]int{}, map[Reason]Severity{}
+	}
+	l.counts[r]++
+	if l.counts[r] <= MaxPerObjectReason {
+		return true
+	}
+	if cur, seen := l.severity[r]; !seen || sev < cur {
+		l.severity[r] = sev
+	}
+	return false
+}
+
+// flush appends a summary about obj for each reason over the limit.
+func (l *limiter) flush(ds Diagnostics, obj ObjectRef) Diagnostics {
+	reasons := make([]Reason, 0, len(l.severity))
+	for r := range l.severity {
+		reasons = append(reasons, r)
+	}
+	slices.Sort(reasons)
+	for _, r := range reasons {
+		ds = append(ds, summaryDiagnostic(objectReason{obj, r}, l.severity[r], l.counts[r]-MaxPerObjectReason))
+	}
+	return ds
+}
+
+// summaryDiagnostic stands for n diagnostics of one reason about one object.
+func summaryDiagnostic(k objectReason, sev Severity, n int) Diagnostic {
+	return Diagnostic{
+		Severity: sev, Reason: k.reason, Object: k.object, Omitted: n,
+		Message: fmt.Sprintf("%d more %s diagnostics about this object are not listed (at most %d are)", n, k.reason, MaxPerObjectReason),
+	}
 }
 
 // Sorted returns a sorted copy without exact duplicates.

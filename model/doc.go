@@ -15,5 +15,18 @@
 // every constraint of ToolHive's schemas); Normalize and Finish make entries fit to emit or drop them with
 // a diagnostic.
 //
+// CheckURL is the module's one URL policy, applied to remote URLs wherever
+// they come from: registry data (Normalize removes a remote it refuses;
+// a legacy remote entry it refuses is skipped), registry-url annotations,
+// URLs built from Gateway API routes and source-registry entries. It refuses
+// user information (and MaskURL hides it in every message), and reads hosts
+// as the WHATWG URL standard does, so that a host browsers would send to
+// 127.0.0.1 or 169.254.169.254 cannot pass as a name.
+//
+// Diagnostics never repeat input raw: Errorf, Warningf, Infof and Sprintf
+// escape control characters and invalid UTF-8 in every value and cut it to
+// MaxEchoRunes; String and MarshalJSON escape every part again, so a value
+// cannot forge a line of a log or of the command line's output.
+//
 // Nothing in this package does I/O or keeps state between calls.
 package model

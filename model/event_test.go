@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -61,5 +62,21 @@ func TestCapMessage(t *testing.T) {
 		if got := model.CapMessage(tt.in, tt.n); got != tt.want {
 			t.Errorf("CapMessage(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
+	}
+}
+
+// TestObjectRefJSON: APIVersion and UID stay out of the JSON form, which the
+// command line prints as {kind, namespace, name}.
+func TestObjectRefJSON(t *testing.T) {
+	ref := model.FullRef("v1", "ConfigMap", &metav1.ObjectMeta{Namespace: "ns", Name: "cm", UID: "u-1"})
+	if ref.APIVersion != "v1" || ref.UID != "u-1" || ref.String() != "ConfigMap/ns/cm" {
+		t.Errorf("FullRef = %+v (%s)", ref, ref)
+	}
+	b, err := json.Marshal(model.Warningf(model.ReasonMissingKey, ref, "", "m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"severity":"warning","reason":"MissingKey","object":{"kind":"ConfigMap","namespace":"ns","name":"cm"},"message":"m"}`; string(b) != want {
+		t.Errorf("JSON\n%s\nwant\n%s", b, want)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Parse detects the shape and converts the list shorthand of seed 000 to
-// upstream entries; names without a namespace get io.github.stacklok.
+// Parse detects the shape and converts the list shorthand to upstream
+// entries; names without a namespace get io.github.stacklok.
 func ExampleParse() {
 	data := []byte(`{"servers": [{"name": "github-mcp", "image": "ghcr.io/github/mcp-server:latest", "description": "GitHub"}]}`)
 	reg, ds := model.Parse(data, model.ParseOptions{})

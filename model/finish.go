@@ -38,7 +38,8 @@ func lastSpace(r []rune) int {
 // Normalize makes an entry fit to emit, or says why it cannot be: an
 // over-long description (or title) is shortened with a DescriptionTooLong
 // warning; any other rule it breaks makes ok false, with one InvalidEntry
-// warning saying all that is wrong; a valid entry is then put in canonical
+// warning saying all that is wrong; a remote whose URL CheckURL refuses is
+// removed with an InvalidURL warning; a valid entry is then put in canonical
 // form (see Canonicalize) with the default options. s is changed in place.
 func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagnostics) {
 	return NormalizeWith(s, obj, fieldPrefix, NormalizeOptions{})
@@ -70,22 +71,52 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 			s.Set(KeyTitle, jsonx.Quote(short))
 		}
 	}
+	ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
 	var problems []string
 	for _, d := range ValidateServer(s, obj, fieldPrefix) {
 		switch d.Severity {
 		case SeverityError:
-			problems = append(problems, strings.TrimPrefix(d.Message, fmt.Sprintf("server %q: ", s.Name())))
+			problems = append(problems, strings.TrimPrefix(d.Message, string(Sprintf("server %q: ", s.Name()))))
 		default:
 			ds = append(ds, d)
 		}
 	}
 	if len(problems) > 0 {
 		ds = append(ds, Warningf(ReasonInvalidEntry, obj, fieldPrefix,
-			"server %q skipped: %s", s.Name(), strings.Join(problems, "; ")))
+			"server %q skipped: %s", s.Name(), Text(strings.Join(problems, "; "))))
 		return false, ds
 	}
 	ok, cds := Canonicalize(s, obj, fieldPrefix, opts)
 	return ok, append(ds, cds...)
+}
+
+// dropInvalidRemoteURLs removes each remote whose URL CheckURL refuses (user
+// information, a host browsers read otherwise, ...), with an InvalidURL
+// warning whose message masks any credentials: the one URL policy holds for
+// registry data as for discovered URLs. URLs are kept as written.
+func dropInvalidRemoteURLs(s *Server, obj ObjectRef, field string) Diagnostics {
+	if _, ok := s.Get(KeyRemotes); !ok {
+		return nil
+	}
+	rs := s.Remotes()
+	var ds Diagnostics
+	keep := rs[:0:0]
+	for k, rm := range rs {
+		if rm.URL == "" {
+			keep = append(keep, rm)
+			continue
+		}
+		if _, _, err := CheckURL(rm.URL); err != nil {
+			ds = append(ds, Warningf(ReasonInvalidURL, obj, fmt.Sprintf("%s[%d].url", field, k),
+				"server %q: remote removed: %v", s.Name(), err))
+			continue
+		}
+		keep = append(keep, rm)
+	}
+	if len(ds) > 0 {
+		s.SetRemotes(keep)
+	}
+	return ds
 }
 
 // Finish makes r fit to emit: every server normalised (see Normalize) or
@@ -152,7 +183,7 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 					field = fmt.Sprintf("data.servers[%d]", i)
 				}
 				ds = append(ds, Warningf(ReasonDuplicateRemoteURL, obj, fmt.Sprintf("%s.remotes[%d].url", field, k),
-					"server %q: remote %q removed: the URL is already a remote of server %q", s.Name(), rm.URL, other))
+					"server %q: remote %q removed: the URL is already a remote of server %q", s.Name(), MaskURL(rm.URL), other))
 				continue
 			}
 			owner[rm.URL] = s.Name()

@@ -303,6 +303,13 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, fmt.Errorf("cannot read remote server entry: %v", err)
 	}
+	if m.URL != "" {
+		// The URL is the server, and a key of its _meta too: an entry whose
+		// URL the URL policy refuses is not converted at all.
+		if _, _, err := CheckURL(m.URL); err != nil {
+			return nil, urlError{err}
+		}
+	}
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
 	t := transport{Type: m.Transport, URL: m.URL}
 	if i := slices.Index(m.Headers, nil); i >= 0 {
@@ -326,6 +333,19 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 	return s, nil
 }
 
+// urlError is a legacy remote entry refused for its URL (InvalidURL).
+type urlError struct{ err error }
+
+func (e urlError) Error() string { return e.err.Error() }
+
+// skipReason is the reason of a legacy entry skipped for err.
+func skipReason(err error) Reason {
+	if _, ok := err.(urlError); ok {
+		return ReasonInvalidURL
+	}
+	return ReasonInvalidEntry
+}
+
 // lastOfEachKey keeps, for each key, only its last member.
 func lastOfEachKey(ms []jsonx.Member) []jsonx.Member {
 	if !hasDuplicateKeys(ms) {
@@ -340,6 +360,7 @@ type legacyCollector struct {
 	servers []*Server
 	byName  map[string]int
 	ds      Diagnostics
+	lim     limiter
 }
 
 func (c *legacyCollector) add(s *Server, field string) {
@@ -348,8 +369,10 @@ func (c *legacyCollector) add(s *Server, field string) {
 		// The same server listed twice (a group repeating a top-level entry) is
 		// one server; a different one under the same name is a duplicate.
 		if !bytes.Equal(c.servers[i].AppendJSON(nil), s.AppendJSON(nil)) {
-			c.ds = append(c.ds, Warningf(ReasonDuplicateServer, c.opts.Source, c.opts.field(field),
-				"skipped: server %q is already defined by an earlier entry", s.Name()))
+			if c.lim.ok(ReasonDuplicateServer, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonDuplicateServer, c.opts.Source, c.opts.field(field),
+					"skipped: server %q is already defined by an earlier entry", s.Name()))
+			}
 		}
 		return
 	}
@@ -363,7 +386,9 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 	if k := jsonx.Kind(raw); k == 'n' || k == 0 {
 		return
 	} else if k != '{' {
-		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(path), "skipped: %s is %s, not an object", path, describeKind(raw)))
+		if c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(path), "skipped: %s is %s, not an object", path, describeKind(raw)))
+		}
 		return
 	}
 	ms, _ := jsonx.Members(raw)
@@ -374,11 +399,15 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 	for _, m := range ms {
 		field := path + "[" + m.Key + "]"
 		if jsonx.Kind(m.Value) != '{' {
-			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry %q is %s, not an object", m.Key, describeKind(m.Value)))
+			if c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry %q is %s, not an object", m.Key, describeKind(m.Value)))
+			}
 			continue
 		}
 		if m.Key == "" {
-			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry has an empty key"))
+			if c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: entry has an empty key"))
+			}
 			continue
 		}
 		var s *Server
@@ -389,7 +418,9 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			s, err = convertImage(m.Key, m.Value, c.opts.namespace())
 		}
 		if err != nil {
-			c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
+			}
 			continue
 		}
 		c.add(s, field)
@@ -420,65 +451,84 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			groups = m.Value
 		}
 	}
-	c.convertMap(servers, "servers", false)
+	// Both ToolHive shapes in one document ({"servers": [...]} beside
+	// "remote_servers" or "groups") lose nothing: every part is read.
+	if jsonx.Kind(servers) == '[' {
+		c.convertList(servers, "servers")
+	} else {
+		c.convertMap(servers, "servers", false)
+	}
 	c.convertMap(remotes, "remote_servers", true)
 	// ToolHive's converter ignores groups; their servers are converted here too
 	// so that a catalog that lists a server only inside a group loses nothing.
-	if groups != nil && jsonx.Kind(groups) == '[' {
-		els, _ := jsonx.Elements(groups)
-		for i, g := range els {
-			gm, err := jsonx.Members(g)
-			if err != nil {
-				continue
-			}
-			// Container servers before remote ones, as at top level, whatever
-			// order the group's members come in.
-			var gs, gr json.RawMessage
-			for _, m := range lastOfEachKey(gm) {
-				switch m.Key {
-				case "servers":
-					gs = m.Value
-				case "remote_servers":
-					gr = m.Value
-				}
-			}
-			c.convertMap(gs, fmt.Sprintf("groups[%d].servers", i), false)
-			c.convertMap(gr, fmt.Sprintf("groups[%d].remote_servers", i), true)
+	// A "groups" object is read as groups by name, in name order.
+	var gs []json.RawMessage
+	var gpaths []string
+	switch jsonx.Kind(groups) {
+	case '[':
+		gs, _ = jsonx.Elements(groups)
+		for i := range gs {
+			gpaths = append(gpaths, fmt.Sprintf("groups[%d]", i))
 		}
+	case '{':
+		ms, _ := jsonx.Members(groups)
+		ms = lastOfEachKey(ms)
+		slices.SortFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
+		for _, m := range ms {
+			gs = append(gs, m.Value)
+			gpaths = append(gpaths, "groups["+m.Key+"]")
+		}
+	case 'n', 0:
+	default:
+		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("groups"), "groups is %s, not a list or an object; not read", describeKind(groups)))
+	}
+	for i, g := range gs {
+		gm, err := jsonx.Members(g)
+		if err != nil {
+			if jsonx.Kind(g) != 'n' && c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field(gpaths[i]), "skipped: group is %s, not an object", describeKind(g)))
+			}
+			continue
+		}
+		// Container servers before remote ones, as at top level, whatever
+		// order the group's members come in.
+		var gs, gr json.RawMessage
+		for _, m := range lastOfEachKey(gm) {
+			switch m.Key {
+			case "servers":
+				gs = m.Value
+			case "remote_servers":
+				gr = m.Value
+			}
+		}
+		c.convertMap(gs, gpaths[i]+".servers", false)
+		c.convertMap(gr, gpaths[i]+".remote_servers", true)
 	}
 	reg.Servers = c.servers
-	return reg, c.ds
+	return reg, c.lim.flush(c.ds, c.opts.Source)
 }
 
 // parseList reads the list shorthand {"servers": [{"name", "image"|"url", ...}]}:
-// each item is a legacy entry with an explicit name.
+// each item is a legacy entry with an explicit name. Legacy members beside
+// the list ("remote_servers", "groups") are read too: it is parseLegacy.
 func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
-	c := &legacyCollector{opts: opts, byName: map[string]int{}}
-	top, _ := jsonx.Members(data)
-	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
-	for _, m := range lastOfEachKey(top) {
-		switch m.Key {
-		case "version":
-			if v, ok := jsonx.String(m.Value); ok && docVersionRE.MatchString(v) {
-				reg.Version = v
+	return parseLegacy(data, opts)
+}
+
+// convertList converts the items of a list-shorthand "servers" array.
+func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
+	els, _ := jsonx.Elements(raw)
+	for i, el := range els {
+		field := fmt.Sprintf("%s[%d]", path, i)
+		s, err := convertListItem(el, c.opts.namespace())
+		if err != nil {
+			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
+				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
 			}
-		case "last_updated":
-			reg.LastUpdated, _ = jsonx.String(m.Value)
-		case "servers":
-			els, _ := jsonx.Elements(m.Value)
-			for i, el := range els {
-				field := fmt.Sprintf("servers[%d]", i)
-				s, err := convertListItem(el, opts.namespace())
-				if err != nil {
-					c.ds = append(c.ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field(field), "skipped: %v", err))
-					continue
-				}
-				c.add(s, field)
-			}
+			continue
 		}
+		c.add(s, field)
 	}
-	reg.Servers = c.servers
-	return reg, c.ds
 }
 
 func convertListItem(el json.RawMessage, namespace string) (*Server, error) {

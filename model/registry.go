@@ -315,9 +315,12 @@ func notAnObject(data []byte) error {
 
 // detectFormat is DetectFormat on the top-level members.
 func detectFormat(ms []jsonx.Member) (Format, error) {
-	var legacy bool
+	// The shape does not depend on member order, and a key given twice
+	// counts by its last value, as JSON decoders read it: an upstream
+	// "data" object wins over a "servers" list, which wins over legacy maps.
+	var legacy, list bool
 	var keys []string
-	for _, m := range ms {
+	for _, m := range lastOfEachKey(ms) {
 		keys = append(keys, m.Key)
 		k := jsonx.Kind(m.Value)
 		switch m.Key {
@@ -327,7 +330,7 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 			}
 		case "servers":
 			if k == '[' {
-				return FormatList, nil
+				list = true
 			}
 			if k == '{' {
 				legacy = true
@@ -341,6 +344,9 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 				legacy = true
 			}
 		}
+	}
+	if list {
+		return FormatList, nil
 	}
 	if legacy {
 		return FormatToolHive, nil
@@ -394,16 +400,24 @@ func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			"format %q (%s) was requested but the data has %s", format, askedShape(format), what))
 		return nil, ds
 	}
+	ds = append(ds, unreadServers(sc.top, format, opts)...)
+	var reg *Registry
+	var pds Diagnostics
 	switch format {
 	case FormatUpstream:
-		return parseUpstream(sc, opts)
+		reg, pds = parseUpstream(sc, opts)
 	case FormatList:
-		return parseList(data, opts)
+		reg, pds = parseList(data, opts)
 	case FormatToolHive:
-		return parseLegacy(data, opts)
+		reg, pds = parseLegacy(data, opts)
+	default:
+		ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
+		return nil, ds
 	}
-	ds = append(ds, Errorf(ReasonUnknownFormat, opts.Source, opts.field(""), "unknown registry format %q", format))
-	return nil, ds
+	if reg == nil {
+		return nil, pds
+	}
+	return reg, append(ds, pds...)
 }
 
 // shapeName describes a detected shape for messages.
@@ -471,6 +485,7 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 			if !same(data, sc.data) {
 				dm, _ = jsonx.Members(data)
 			}
+			ds = append(ds, unreadDataServers(dm, opts)...)
 			for _, d := range lastOfEachKey(dm) {
 				if d.Key == "servers" {
 					servers = d.Value
@@ -484,6 +499,7 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 		return reg, ds
 	}
 	list := opts.field("data.servers")
+	var lim limiter
 	if entries := sc.upstreamCapture(data, servers); entries != nil {
 		// The entries scan split: no second pass over them.
 		slab := make([]Server, len(entries))
@@ -491,16 +507,18 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 		for i := range entries {
 			e := &entries[i]
 			if !e.object {
-				ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(e.raw)))
+				if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+					ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(e.raw)))
+				}
 				continue
 			}
 			s := &slab[i]
 			sc.serverFrom(s, e)
-			if !addUpstreamServer(reg, s, list, i, opts, &ds) {
+			if !addUpstreamServer(reg, s, list, i, opts, &ds, &lim) {
 				slab[i] = Server{}
 			}
 		}
-		return reg, ds
+		return reg, lim.flush(ds, opts.Source)
 	}
 	els, err := jsonx.Elements(servers)
 	if err != nil {
@@ -511,19 +529,23 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 	for i, el := range els {
 		s, err := parseValidServer(el)
 		if err != nil {
-			ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: %v", err))
+			if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+				ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: %v", err))
+			}
 			continue
 		}
-		addUpstreamServer(reg, s, list, i, opts, &ds)
+		addUpstreamServer(reg, s, list, i, opts, &ds, &lim)
 	}
-	return reg, ds
+	return reg, lim.flush(ds, opts.Source)
 }
 
 // addUpstreamServer adds entry i of data.servers to reg, unless it has no
 // name, and reports whether it did.
-func addUpstreamServer(reg *Registry, s *Server, list string, i int, opts ParseOptions, ds *Diagnostics) bool {
+func addUpstreamServer(reg *Registry, s *Server, list string, i int, opts ParseOptions, ds *Diagnostics, lim *limiter) bool {
 	if s.Name() == "" {
-		*ds = append(*ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d].name", list, i), "skipped: server entry has no name"))
+		if lim.ok(ReasonInvalidEntry, SeverityWarning) {
+			*ds = append(*ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d].name", list, i), "skipped: server entry has no name"))
+		}
 		return false
 	}
 	s.setOriginElement(list, i)
@@ -543,6 +565,11 @@ func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 // means the data could not be read at all (InvalidJSON, UnknownFormat); a
 // registry without servers comes with an EmptyRegistry error.
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
+	return ConvertWith(data, opts, lastUpdated, NormalizeOptions{})
+}
+
+// ConvertWith is Convert with options for NormalizeWith.
+func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts NormalizeOptions) (*Registry, Diagnostics) {
 	reg, ds := Parse(data, opts)
 	if reg == nil {
 		ds.Sort()
@@ -569,7 +596,7 @@ func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Dia
 			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
 	}
 	read := len(out.Servers)
-	ds = append(ds, Finish(out, opts.Source)...)
+	ds = append(ds, FinishWith(out, opts.Source, nopts)...)
 	if len(out.Servers) == 0 {
 		why := "the input has no server entry"
 		if read > 0 {

@@ -599,8 +599,9 @@ func (v *validator) argument(raw []byte) {
 }
 
 // ValidateRegistry checks a whole document: the document rules (version
-// pattern, RFC 3339 last_updated), every server, unique names and unique
-// remote URLs. Diagnostics are on obj, sorted.
+// pattern, RFC 3339 last_updated), every server, unique names and versions
+// (one name may be listed once per version) and remote URLs not shared by
+// servers of different names. Diagnostics are on obj, sorted.
 func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 	var ds Diagnostics
 	if !docVersionRE.MatchString(r.Version) {
@@ -609,16 +610,20 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 	if _, err := time.Parse(time.RFC3339, r.LastUpdated); err != nil {
 		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "meta.last_updated", "meta.last_updated %q is not an RFC 3339 timestamp", r.LastUpdated))
 	}
-	names := map[string]int{}
+	type nameVersion struct{ name, version string }
+	names := map[nameVersion]int{}
 	urls := map[string]string{}
 	for i, s := range r.Servers {
 		field := fmt.Sprintf("data.servers[%d]", i)
 		ds = append(ds, ValidateServer(s, obj, field)...)
-		if j, dup := names[s.Name()]; dup && s.Name() != "" {
+		// Several versions of one server are several entries with one name,
+		// as ToolHive's registry server keeps them; one version twice is not.
+		nv := nameVersion{s.Name(), s.Version()}
+		if j, dup := names[nv]; dup && s.Name() != "" {
 			ds = append(ds, Errorf(ReasonDuplicateServer, obj, field+".name",
-				"server %q: name already used by data.servers[%d]; names must be unique", s.Name(), j))
+				"server %q version %q: name and version already used by data.servers[%d]; each version of a server must be listed once", s.Name(), nv.version, j))
 		} else {
-			names[s.Name()] = i
+			names[nv] = i
 		}
 		for k, rm := range s.Remotes() {
 			if rm.URL == "" {

@@ -147,6 +147,47 @@ type attachScratch struct {
 	via   []originSource
 }
 
+// manyListeners is the number of listeners above which attachParent keeps
+// hostname intersections per listener hostname.
+const manyListeners = 8
+
+// intersection is a listener's hostname intersected with a route's.
+type intersection struct {
+	hosts       []string
+	anyHost, ok bool
+}
+
+// receiving drops the candidates that share port, protocol and hostname
+// with another candidate that receives their requests (the first such
+// listener by name; listeners of one hostname conflict): their hosts would
+// be dropped one by one otherwise, hostnames × listeners of them.
+func (g *gatewayEntry) receiving(cs []candidate) []candidate {
+	if len(cs) < 2 {
+		return cs
+	}
+	var in map[*listenerEntry]bool
+	if len(cs) > manyListeners {
+		in = make(map[*listenerEntry]bool, len(cs))
+		for _, c := range cs {
+			in[c.l] = true
+		}
+	}
+	isCandidate := func(l *listenerEntry) bool {
+		if in != nil {
+			return in[l]
+		}
+		return slices.ContainsFunc(cs, func(c candidate) bool { return c.l == l })
+	}
+	kept := make([]candidate, 0, len(cs))
+	for _, c := range cs {
+		if rep := g.byHostname[portProtocol{c.l.port, c.l.protocol}][c.l.hostname]; rep != c.l && isCandidate(rep) {
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept
+}
+
 // candidate is a listener the route may attach to, with the hostnames it
 // serves for the route.
 type candidate struct {
@@ -202,12 +243,27 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	var buf [4]candidate
 	candidates := buf[:0]
 	matched := 0
+	// byHostname keeps the intersection per listener hostname on Gateways
+	// with many listeners: listeners sharing a hostname share it, so the
+	// work is per distinct hostname, not per listener.
+	var byHostname map[string]intersection
 	for li := range g.listeners {
 		l := &g.listeners[li]
-		start := len(st.hosts)
+		var hosts []string
 		var anyHost, ok bool
-		st.hosts, anyHost, ok = l.matches(st.hosts, key, route.Spec.Hostnames)
-		hosts := st.hosts[start:len(st.hosts):len(st.hosts)]
+		if r, hit := byHostname[l.hostname]; hit && l.selectable(key) {
+			hosts, anyHost, ok = r.hosts, r.anyHost, r.ok
+		} else {
+			start := len(st.hosts)
+			st.hosts, anyHost, ok = l.matches(st.hosts, key, route.Spec.Hostnames)
+			hosts = st.hosts[start:len(st.hosts):len(st.hosts)]
+			if len(g.listeners) > manyListeners && l.selectable(key) {
+				if byHostname == nil {
+					byHostname = make(map[string]intersection)
+				}
+				byHostname[l.hostname] = intersection{hosts, anyHost, ok}
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -247,6 +303,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	}
 
 	gwName := types.NamespacedName{Namespace: g.namespace, Name: g.name}
+	candidates = g.receiving(candidates)
 	for _, c := range candidates {
 		if c.l.notReady != "" {
 			a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonListenerNotReady, a.Route, parentField(i),
@@ -315,13 +372,19 @@ func (st *attachState) keepReachable() {
 // and a hostname intersecting the route's (HTTPRouteSpec.Hostnames). It
 // appends the intersection to dst.
 func (l *listenerEntry) matches(dst []string, key parentKey, routeHostnames []gwv1.Hostname) ([]string, bool, bool) {
-	if key.section != "" && key.section != l.name || key.port != 0 && key.port != l.port ||
-		l.scheme == "" || l.port < 1 || l.port > 65535 {
+	if !l.selectable(key) {
 		return dst, false, false
 	}
 	n := len(dst)
 	dst, anyHost := intersect(dst, routeHostnames, l.hostname)
 	return dst, anyHost, anyHost || len(dst) > n
+}
+
+// selectable reports whether the parentRef selects the listener and it can
+// carry an HTTPRoute: matches without the hostnames.
+func (l *listenerEntry) selectable(key parentKey) bool {
+	return !(key.section != "" && key.section != l.name || key.port != 0 && key.port != l.port ||
+		l.scheme == "" || l.port < 1 || l.port > 65535)
 }
 
 // mismatch says why matches refuses the listener, not looking at hostnames;
@@ -571,6 +634,14 @@ func (g *gatewayEntry) shadowedBy(l *listenerEntry, host string) *listenerEntry 
 // lookup per label of host, whatever the number of listeners. nil when no
 // listener matches.
 func (g *gatewayEntry) receiver(port int32, protocol gwv1.ProtocolType, host string) *listenerEntry {
+	if l := g.single[portProtocol{port, protocol}]; l != nil {
+		// One listener (of one hostname, if several share it): it receives
+		// the hosts it matches.
+		if l.hostname == "" || l.hostname == host || IsWildcard(l.hostname) && wildcardMatches(l.hostname, host) {
+			return l
+		}
+		return nil
+	}
 	m := g.byHostname[portProtocol{port, protocol}]
 	if m == nil {
 		return nil

@@ -37,32 +37,79 @@ type urlCheck struct {
 	rule      gwv1.HTTPRouteRule
 	rewrite   *gwv1.HTTPURLRewriteFilter
 	opts      RuleOptions
-	// backend is the defaulted backendRef the URL must reach; nil when
-	// opts.Backend names none (rule filters only), in which case only this
-	// rule counts as reaching it.
-	backend *gwv1.BackendRef
-	reqs    []clientRequest
+	// backend is the defaulted backendRef the URL must reach; hasBackend is
+	// false when opts.Backend names none (rule filters only), in which case
+	// only this rule counts as reaching it.
+	backend    backendKey
+	hasBackend bool
+	reqs       [3]clientRequest
+	// memo is the backend path of the last rule path seen (the same for
+	// every origin); cur is the URL path being checked with its backend
+	// path, and curMatch the match it came from, which needs no rewrite to
+	// check.
+	memo     bool
+	memoPath RulePath
+	memoB    string
+	memoErr  error
+	cur      clientRequest
+	curMatch int
 }
 
-func (a *Attachment) newURLCheck(ruleIndex int, opts RuleOptions) *urlCheck {
-	if a.ix == nil || a.ix.routes == nil {
-		return nil
+// backendKey is a defaulted backendRef (see DefaultBackendRef), compared
+// without allocating.
+type backendKey struct {
+	group, kind, namespace, name string
+	port                         int32
+	hasPort                      bool
+	weight                       int32
+}
+
+func backendKeyOf(ref *gwv1.BackendRef, routeNamespace string) backendKey {
+	k := backendKey{kind: KindService, namespace: routeNamespace, name: string(ref.Name), weight: 1}
+	if ref.Group != nil {
+		k.group = string(*ref.Group)
+	}
+	if ref.Kind != nil {
+		k.kind = string(*ref.Kind)
+	}
+	if ref.Namespace != nil && *ref.Namespace != "" {
+		k.namespace = string(*ref.Namespace)
+	}
+	if ref.Port != nil {
+		k.port, k.hasPort = *ref.Port, true
+	}
+	if ref.Weight != nil {
+		k.weight = *ref.Weight
+	}
+	return k
+}
+
+// sameBackend reports whether two backendRefs name one backend.
+func (k backendKey) sameBackend(o backendKey) bool {
+	return k.group == o.group && k.kind == o.kind && k.namespace == o.namespace && k.name == o.name &&
+		k.hasPort == o.hasPort && k.port == o.port
+}
+
+// initURLCheck prepares c for rule ruleIndex; false when the attachment has
+// no routes to route over, or the rule gives no path anyway.
+func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions) bool {
+	if a.ix == nil || !a.ix.hasRoutes {
+		return false
 	}
 	rules := DefaultRules(a.route)
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
-		return nil
+		return false
 	}
-	c := &urlCheck{a: a, ruleIndex: ruleIndex, rule: rules[ruleIndex], opts: opts}
+	*c = urlCheck{a: a, ruleIndex: ruleIndex, rule: rules[ruleIndex], opts: opts}
 	rw, _, ok := ruleRewrite(c.rule, ruleIndex, opts.Backend, a.Route)
 	if !ok {
-		return nil // appendRulePaths gave no path and said why
+		return false // appendRulePaths gave no path and said why
 	}
 	c.rewrite = rw
 	if opts.Backend >= 0 && opts.Backend < len(c.rule.BackendRefs) {
-		b := DefaultBackendRef(c.rule.BackendRefs[opts.Backend].BackendRef, a.route.Namespace)
-		c.backend = &b
+		c.backend, c.hasBackend = backendKeyOf(&c.rule.BackendRefs[opts.Backend].BackendRef, a.route.Namespace), true
 	}
-	return c
+	return true
 }
 
 // requests lists what a client sends for a URL path p whose requests the
@@ -72,23 +119,23 @@ func (a *Attachment) newURLCheck(ruleIndex int, opts RuleOptions) *urlCheck {
 // (ToolHive's proxy serves /messages next to /sse: the stream path with
 // its last segment replaced). Without a transport, a GET.
 func (c *urlCheck) requests(p, b string) []clientRequest {
-	c.reqs = c.reqs[:0]
+	reqs := c.reqs[:0]
 	switch c.opts.Transport {
 	case TransportStreamableHTTP:
-		c.reqs = append(c.reqs,
+		reqs = append(reqs,
 			clientRequest{"POST", p, b, "streamable-http sends its messages with POST"},
 			clientRequest{"GET", p, b, "streamable-http opens the server's stream with GET"},
 			clientRequest{"DELETE", p, b, "streamable-http ends a session with DELETE"})
 	case TransportSSE:
-		c.reqs = append(c.reqs, clientRequest{"GET", p, b, "SSE opens its stream with GET"})
+		reqs = append(reqs, clientRequest{"GET", p, b, "SSE opens its stream with GET"})
 		if c.opts.EndpointPath != "" {
-			c.reqs = append(c.reqs, clientRequest{"POST", sibling(p), sibling(b),
+			reqs = append(reqs, clientRequest{"POST", sibling(p), sibling(b),
 				"SSE posts its messages to the message endpoint beside the stream"})
 		}
 	default:
-		c.reqs = append(c.reqs, clientRequest{"GET", p, b, "a client reaches the URL with GET"})
+		reqs = append(reqs, clientRequest{"GET", p, b, "a client reaches the URL with GET"})
 	}
-	return c.reqs
+	return reqs
 }
 
 // sibling replaces the last segment of p with the message endpoint's.
@@ -102,10 +149,15 @@ func sibling(p string) string {
 // trailing "/" when that works; false and a diagnostic when neither does.
 func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	m := c.match(rp.Match)
-	b, err := Rewrite(rp.Path, m.Path, c.rewrite)
+	if !c.memo || c.memoPath != rp {
+		c.memoB, c.memoErr = Rewrite(rp.Path, m.Path, c.rewrite)
+		c.memo, c.memoPath = true, rp
+	}
+	b, err := c.memoB, c.memoErr
 	if err != nil {
 		return "", model.Warningf(model.ReasonUnsupportedPathMatch, c.a.Route, c.field(rp.Match), "%s", err.Error()), false
 	}
+	c.cur, c.curMatch = clientRequest{path: rp.Path, backend: b}, rp.Match
 	d, ok := c.try(o, rp.Path, b)
 	if ok {
 		return rp.Path, model.Diagnostic{}, true
@@ -113,6 +165,7 @@ func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	if typ, value := DefaultPathMatch(m); typ == gwv1.PathMatchPathPrefix && rp.Path != "/" && rp.Path == prefixBase(strings.TrimRight(value, "/")) {
 		alt := rp.Path + "/"
 		if b2, err := Rewrite(alt, m.Path, c.rewrite); err == nil && (c.opts.EndpointPath == "" || b2 == b) {
+			c.cur = clientRequest{path: alt, backend: b2}
 			if _, ok := c.try(o, alt, b2); ok {
 				return alt, model.Diagnostic{}, true
 			}
@@ -151,8 +204,20 @@ func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
 		protocol = gwv1.HTTPSProtocolType
 	}
 	l := g.receiver(int32(o.Port), protocol, o.Host)
+	if l == nil {
+		return c.diag(model.ReasonNoMatchingListener, o, c.requests(p, b)[0], p, "no listener of the Gateway receives it"), false
+	}
+	// Requests for one path route alike whatever their method when no
+	// match on the way has a method condition: route once.
+	var last routing
+	var lastReq clientRequest
+	have := false
 	for _, rq := range c.requests(p, b) {
-		if d, ok := c.reaches(o, l, rq, p); !ok {
+		if have && last.methodFree && rq.path == lastReq.path && rq.backend == lastReq.backend {
+			continue // routed as the last one, which reached the backend
+		}
+		last, lastReq, have = l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path}), rq, true
+		if d, ok := c.reaches(o, l, &last, rq, p); !ok {
 			return d, false
 		}
 	}
@@ -161,11 +226,7 @@ func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
 
 // reaches reports whether rq, sent through listener l, reaches the backend
 // at the path it must, and otherwise says where it goes.
-func (c *urlCheck) reaches(o Origin, l *listenerEntry, rq clientRequest, p string) (model.Diagnostic, bool) {
-	if l == nil {
-		return c.diag(model.ReasonNoMatchingListener, o, rq, p, "no listener of the Gateway receives it"), false
-	}
-	rt := l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path})
+func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientRequest, p string) (model.Diagnostic, bool) {
 	for _, mc := range rt.may {
 		if !c.serves(mc, rq) {
 			return c.diag(model.ReasonShadowedByRoute, o, rq, p, mc.describe()+
@@ -219,6 +280,10 @@ func (c *urlCheck) takes(method, p string) bool {
 // backendRefs of weight > 0 all name the same backend, with a rewrite that
 // gives the same path.
 func (c *urlCheck) serves(x cand, rq clientRequest) bool {
+	if x.r.route == c.a.route && x.m.rule == c.ruleIndex && x.m.match == c.curMatch &&
+		rq.path == c.cur.path && rq.backend == c.cur.backend {
+		return true // the URL's own match: its backend path by construction
+	}
 	rules := DefaultRules(x.r.route)
 	if x.m.rule >= len(rules) {
 		return false
@@ -233,16 +298,16 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 	if x.r.ref == c.a.Route && x.m.rule == c.ruleIndex {
 		rw = c.rewrite
 	} else {
-		if c.backend == nil {
+		if !c.hasBackend {
 			return false
 		}
 		first := -1
 		for j := range rule.BackendRefs {
-			b := DefaultBackendRef(rule.BackendRefs[j].BackendRef, x.r.route.Namespace)
-			if *b.Weight <= 0 {
+			b := backendKeyOf(&rule.BackendRefs[j].BackendRef, x.r.route.Namespace)
+			if b.weight <= 0 {
 				continue
 			}
-			if !sameBackend(b, *c.backend) {
+			if !b.sameBackend(c.backend) {
 				return false
 			}
 			if first < 0 {
@@ -259,12 +324,6 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 	}
 	got, err := Rewrite(rq.path, ms[mi].Path, rw)
 	return err == nil && got == rq.backend
-}
-
-// sameBackend reports whether two defaulted backendRefs name one backend.
-func sameBackend(a, b gwv1.BackendRef) bool {
-	return *a.Group == *b.Group && *a.Kind == *b.Kind && *a.Namespace == *b.Namespace && a.Name == b.Name &&
-		(a.Port == nil) == (b.Port == nil) && (a.Port == nil || *a.Port == *b.Port)
 }
 
 // diag reports that a client request to the URL does not reach the backend.

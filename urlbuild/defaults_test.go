@@ -172,21 +172,21 @@ func TestDefaultMatches(t *testing.T) {
 func TestAPIEdges(t *testing.T) {
 	route, gw := testSeed001()
 	var nilIndex *Index
-	if urls, ds := RouteURLs(route, 0, Inputs{Index: nilIndex}); len(urls) != 0 || len(ds.WithReason(model.ReasonParentNotFound)) != 1 {
+	if urls, ds := RouteURLs(nilIndex, route, 0, RuleOptions{}); len(urls) != 0 || len(ds.WithReason(model.ReasonParentNotFound)) != 1 {
 		t.Errorf("nil index: %v %v; want no URL and ParentNotFound", urls, ds)
 	}
-	if urls, ds := RouteURLs(nil, 0, Inputs{}); urls != nil || ds != nil {
+	if urls, ds := RouteURLs(nil, nil, 0, RuleOptions{}); urls != nil || ds != nil {
 		t.Errorf("nil route: %v %v", urls, ds)
 	}
 	ix := NewIndex([]*gwv1.Gateway{nil, gw}, []*corev1.Namespace{nil})
 	for _, i := range []int{-1, 1, 99} {
-		urls, ds := RouteURLs(route, i, Inputs{Index: ix})
+		urls, ds := RouteURLs(ix, route, i, RuleOptions{})
 		if len(urls) != 0 || len(ds.WithReason(model.ReasonUnsupportedPathMatch)) != 1 {
 			t.Errorf("rule %d: %v %v; want no URL and one UnsupportedPathMatch", i, urls, ds)
 		}
 	}
 	for _, b := range []int{-1, 0, 7} {
-		urls, ds := RouteURLs(route, 0, Inputs{Index: ix, RuleOptions: RuleOptions{Backend: b}})
+		urls, ds := RouteURLs(ix, route, 0, RuleOptions{Backend: b})
 		if got := Strings(urls); len(got) != 1 || got[0] != "https://mcp.example.com/servers/my-mcp-server" || len(ds) != 0 {
 			t.Errorf("backend %d: %v %v", b, got, ds)
 		}

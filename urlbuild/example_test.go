@@ -12,9 +12,9 @@ import (
 
 func p[T any](v T) *T { return &v }
 
-// seed001 is seed 001's Method 2 example: the route in production, its
-// Gateway in gateway-system with an HTTPS listener admitting all namespaces.
-func seed001() (*gwv1.HTTPRoute, *gwv1.Gateway) {
+// exampleRoute is a route in production and its Gateway in gateway-system
+// with an HTTPS listener admitting all namespaces.
+func exampleRoute() (*gwv1.HTTPRoute, *gwv1.Gateway) {
 	ref := gwv1.ParentReference{Name: "main-gateway", Namespace: p(gwv1.Namespace("gateway-system"))}
 	route := &gwv1.HTTPRoute{
 		ObjectMeta: metav1.ObjectMeta{Name: "my-mcp-server-route", Namespace: "production"},
@@ -46,16 +46,16 @@ func seed001() (*gwv1.HTTPRoute, *gwv1.Gateway) {
 	return route, gw
 }
 
-// The URL of seed 001's route, as a base path and through the rewrite to
+// The URL of a route, as a base path and through the rewrite to
 // ToolHive's streamable-http endpoint.
 func ExampleRouteURLs() {
-	route, gw := seed001()
+	route, gw := exampleRoute()
 	ix := urlbuild.NewIndex([]*gwv1.Gateway{gw}, nil)
 
-	urls, diags := urlbuild.RouteURLs(route, 0, urlbuild.Inputs{Index: ix})
+	urls, diags := urlbuild.RouteURLs(ix, route, 0, urlbuild.RuleOptions{})
 	fmt.Println(urlbuild.Strings(urls), len(diags))
 
-	urls, _ = urlbuild.RouteURLs(route, 0, urlbuild.Inputs{Index: ix, RuleOptions: urlbuild.RuleOptions{EndpointPath: "/mcp"}})
+	urls, _ = urlbuild.RouteURLs(ix, route, 0, urlbuild.RuleOptions{EndpointPath: "/mcp"})
 	for _, u := range urls {
 		fmt.Println(u.URL, "via", u.Origin.Gateway, "listener", u.Origin.Listener)
 	}
@@ -67,7 +67,7 @@ func ExampleRouteURLs() {
 // A caller walking many routes builds the index once, attaches each route
 // once, and asks for each rule's URLs.
 func ExampleIndex_Attach() {
-	route, gw := seed001()
+	route, gw := exampleRoute()
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "production"}}
 	ix := urlbuild.NewIndex([]*gwv1.Gateway{gw}, []*corev1.Namespace{ns})
 

@@ -125,7 +125,7 @@ func FuzzRouteURLs(f *testing.F) {
 			route.Spec.Hostnames = []gwv1.Hostname{gwv1.Hostname(routeHost)}
 		}
 		ix := NewIndex([]*gwv1.Gateway{gw}, []*corev1.Namespace{{ObjectMeta: metav1.ObjectMeta{Name: "apps"}}})
-		urls, ds := RouteURLs(route, 0, Inputs{Index: ix, RuleOptions: RuleOptions{EndpointPath: endpoint}})
+		urls, ds := RouteURLs(ix, route, 0, RuleOptions{EndpointPath: endpoint})
 		if len(urls) == 0 && len(ds) == 0 {
 			t.Fatal("no URL and no diagnostic saying why")
 		}

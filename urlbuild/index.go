@@ -24,9 +24,9 @@ import (
 type Index struct {
 	gateways   map[nsName]*gatewayEntry
 	namespaces map[string]labels.Set
-	// routes are the HTTPRoutes given to NewIndex, one per namespace/name,
-	// for request routing.
-	routes map[nsName]*routeEntry
+	// hasRoutes reports whether NewIndex was given HTTPRoutes to route
+	// requests over (see routing.go).
+	hasRoutes bool
 	// scratch holds *attachScratch values for Attach to reuse from route to
 	// route; a pool keeps an Index safe for concurrent use.
 	scratch sync.Pool
@@ -49,6 +49,8 @@ type gatewayEntry struct {
 	// finding the one that receives a host costs a few lookups whatever the
 	// number of listeners (see receiver).
 	byHostname map[portProtocol]map[string]*listenerEntry
+	// single is, per port and protocol with one listener, that listener.
+	single map[portProtocol]*listenerEntry
 }
 
 // portProtocol is where listeners compete for requests: requests to one port
@@ -89,6 +91,12 @@ type listenerEntry struct {
 	// virtual-host reading); nil when the listener has no hostname, where
 	// the two are the same.
 	vhosts map[string]*routeGroup
+	// wildcards reports whether routing or vhosts has a wildcard hostname
+	// key, so that a lookup tries the host's wildcards only then.
+	wildcards bool
+	// receives reports whether the listener is the one that receives the
+	// requests of its port, protocol and hostname (the first by name).
+	receives bool
 	// mark is NewIndex's scratch space (see addRoutes).
 	mark int
 }
@@ -239,6 +247,14 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 		// stands for both.
 		if _, ok := m[l.hostname]; !ok {
 			m[l.hostname] = l
+			l.receives = true
+		}
+	}
+	g.single = make(map[portProtocol]*listenerEntry, len(g.byHostname))
+	for i := range g.listeners {
+		l := &g.listeners[i]
+		if k := (portProtocol{l.port, l.protocol}); l.receives && len(g.byHostname[k]) == 1 {
+			g.single[k] = l
 		}
 	}
 	g.addrs = newGatewayAddresses(gw.Status.Addresses)

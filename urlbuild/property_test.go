@@ -127,7 +127,7 @@ func (w world) render(withFields bool) (urls []string, diags []string) {
 	ix := NewIndex(w.gateways, w.namespaces)
 	for _, r := range w.routes {
 		for ri := range DefaultRules(r) {
-			us, ds := RouteURLs(r, ri, Inputs{Index: ix})
+			us, ds := RouteURLs(ix, r, ri, RuleOptions{})
 			for _, u := range us {
 				line := fmt.Sprintf("%s/%s rule %d %s", r.Namespace, r.Name, ri, u.URL)
 				if withFields {
@@ -204,7 +204,7 @@ func TestNoURLThroughExcludingListener(t *testing.T) {
 		ix := NewIndex(w.gateways, w.namespaces)
 		for _, r := range w.routes {
 			for ri := range DefaultRules(r) {
-				urls, _ := RouteURLs(r, ri, Inputs{Index: ix})
+				urls, _ := RouteURLs(ix, r, ri, RuleOptions{})
 				for _, u := range urls {
 					if !model.RemoteURLPattern().MatchString(u.URL) {
 						t.Fatalf("%s is not a valid remote URL", u.URL)

@@ -140,8 +140,7 @@ type matchEntry struct {
 	re      *regexp.Regexp // nil when the expression does not compile
 	// hm and qm are the header and query conditions, for requests that
 	// carry headers or query parameters (RouteRequest).
-	hm []gwv1.HTTPHeaderMatch
-	qm []gwv1.HTTPQueryParamMatch
+	src *gwv1.HTTPRouteMatch
 }
 
 // cand is a match of an attached route, a candidate for requests.
@@ -224,7 +223,7 @@ func (m *matchEntry) conditions(req *Request) bool {
 	if len(req.Headers) == 0 && len(req.Query) == 0 {
 		return false
 	}
-	for _, h := range m.hm {
+	for _, h := range m.src.Headers {
 		v, ok := "", false
 		for k, x := range req.Headers {
 			if strings.EqualFold(k, string(h.Name)) {
@@ -236,7 +235,7 @@ func (m *matchEntry) conditions(req *Request) bool {
 			return false
 		}
 	}
-	for _, q := range m.qm {
+	for _, q := range m.src.QueryParams {
 		v, ok := req.Query[string(q.Name)]
 		if !ok || !valueMatches((*gwv1.HeaderMatchType)(q.Type), q.Value, v) {
 			return false
@@ -257,21 +256,20 @@ func valueMatches(typ *gwv1.HeaderMatchType, want, got string) bool {
 	return err != nil || re.MatchString(got)
 }
 
-// newRouteEntry compiles the matches of every rule of r (defaulted:
+// init compiles the matches of every rule of r (defaulted:
 // DefaultRules, DefaultMatches). Match types other than Exact, PathPrefix
-// and RegularExpression are left out: the CRD refuses them.
-func newRouteEntry(r *gwv1.HTTPRoute) *routeEntry {
-	e := &routeEntry{route: r, ref: model.ObjectRef{Kind: KindHTTPRoute, Namespace: r.Namespace, Name: r.Name}}
+// and RegularExpression are left out: the CRD refuses them. The matches
+// are appended to block, which is returned.
+func (e *routeEntry) init(r *gwv1.HTTPRoute, block []matchEntry) []matchEntry {
+	*e = routeEntry{route: r, ref: model.ObjectRef{Kind: KindHTTPRoute, Namespace: r.Namespace, Name: r.Name}}
 	rules := DefaultRules(r)
-	n := 0
-	for i := range rules {
-		n += max(len(rules[i].Matches), 1)
-	}
-	e.matches = make([]matchEntry, 0, n)
+	start := len(block)
 	for ri := range rules {
-		for mi, hm := range DefaultMatches(rules[ri]) {
-			typ, value := DefaultPathMatch(hm)
-			m := matchEntry{rule: ri, match: mi, typ: typ, value: value, headers: len(hm.Headers), query: len(hm.QueryParams), hm: hm.Headers, qm: hm.QueryParams}
+		ms := DefaultMatches(rules[ri])
+		for mi := range ms {
+			hm := &ms[mi]
+			typ, value := DefaultPathMatch(*hm)
+			m := matchEntry{rule: ri, match: mi, typ: typ, value: value, headers: len(hm.Headers), query: len(hm.QueryParams), src: hm}
 			if len(rules[ri].Matches) == 0 {
 				m.match = -1
 			}
@@ -292,22 +290,30 @@ func newRouteEntry(r *gwv1.HTTPRoute) *routeEntry {
 			default:
 				continue
 			}
-			e.matches = append(e.matches, m)
+			block = append(block, m)
 		}
 	}
-	return e
+	e.matches = block[start:len(block):len(block)]
+	return block
 }
 
 // routeGroup is the matches of the routes attached to a listener under one
-// route hostname ("" for routes without hostnames), sorted by precedence.
+// route hostname ("" for routes without hostnames). They are not sorted: a
+// request looks at the few that match its path (through the indexes of a
+// large group) and takes the first by precedence.
 type routeGroup struct {
 	cands []cand
+	// one holds the first candidate: most groups have one.
+	one [1]cand
 	// regex are the RegularExpression matches, apart: their precedence is
 	// implementation-specific.
 	regex []cand
 	// exact and prefix index cands by Exact path and trimmed PathPrefix
 	// when the group is large; nil otherwise (a scan is as fast).
 	exact, prefix map[string][]int32
+	// methods reports whether a match has a method condition or is a
+	// RegularExpression.
+	methods bool
 }
 
 // smallGroup is the size up to which a group is scanned rather than
@@ -347,7 +353,7 @@ func boolRank(b bool) int {
 
 // finish sorts the group and indexes it when large.
 func (g *routeGroup) finish() {
-	slices.SortFunc(g.cands, comparePrecedence)
+	g.methods = len(g.regex) > 0 || slices.ContainsFunc(g.cands, func(c cand) bool { return c.m.method != "" })
 	slices.SortFunc(g.regex, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.r.ref.Namespace, b.r.ref.Namespace), cmp.Compare(a.r.ref.Name, b.r.ref.Name),
 			cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
@@ -365,6 +371,31 @@ func (g *routeGroup) finish() {
 	}
 }
 
+// best returns the match among cands that takes the request and comes
+// first by precedence.
+func best(cands []cand, req *Request) (cand, bool) {
+	var b cand
+	found := false
+	for _, c := range cands {
+		if c.m.takesRequest(req) && (!found || comparePrecedence(c, b) < 0) {
+			b, found = c, true
+		}
+	}
+	return b, found
+}
+
+// bestOf is best among cands[ids].
+func bestOf(cands []cand, ids []int32, req *Request) (cand, bool) {
+	var b cand
+	found := false
+	for _, i := range ids {
+		if c := cands[i]; c.m.takesRequest(req) && (!found || comparePrecedence(c, b) < 0) {
+			b, found = c, true
+		}
+	}
+	return b, found
+}
+
 // route returns the match of the group that takes the request, and the
 // RegularExpression matches that may take it instead.
 func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
@@ -375,29 +406,17 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 		}
 	}
 	if g.exact == nil {
-		for _, c := range g.cands {
-			if c.m.takesRequest(req) {
-				return c, may, true
-			}
-		}
-		return cand{}, may, false
+		c, ok := best(g.cands, req)
+		return c, may, ok
 	}
 	path := req.Path
-	first := func(ids []int32) (cand, bool) {
-		for _, i := range ids {
-			if c := g.cands[i]; c.m.takesRequest(req) {
-				return c, true
-			}
-		}
-		return cand{}, false
-	}
-	if c, ok := first(g.exact[path]); ok {
+	if c, ok := bestOf(g.cands, g.exact[path], req); ok {
 		return c, may, true
 	}
 	// The prefixes a path is under, element by element, longest first: the
 	// path itself (unless it ends in "/"), then the path up to each "/".
 	if !strings.HasSuffix(path, "/") {
-		if c, ok := first(g.prefix[path]); ok {
+		if c, ok := bestOf(g.cands, g.prefix[path], req); ok {
 			return c, may, true
 		}
 	}
@@ -405,7 +424,7 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 		if path[i] != '/' {
 			continue
 		}
-		if c, ok := first(g.prefix[path[:i]]); ok {
+		if c, ok := bestOf(g.cands, g.prefix[path[:i]], req); ok {
 			return c, may, true
 		}
 	}
@@ -427,6 +446,10 @@ type routing struct {
 	vhostOK bool
 	// may are the RegularExpression matches that may take the request.
 	may []cand
+	// methodFree reports that no group looked at has a match with a method
+	// condition (or a RegularExpression): the request routes the same
+	// whatever its method.
+	methodFree bool
 }
 
 // agree reports whether both readings send the request to one rule.
@@ -440,22 +463,30 @@ func (l *listenerEntry) route(req *Request) routing {
 	if l.routing == nil {
 		return out
 	}
+	out.methodFree = true
+	first := true
 	l.eachGroup(l.routing, req.Host, func(g *routeGroup) bool {
+		out.methodFree = out.methodFree && !g.methods
 		c, may, ok := g.route(req)
 		out.may = append(out.may, may...)
+		if first && l.vhosts == nil {
+			// Without a listener hostname the intersected hostnames are the
+			// route's: the virtual host is the first group.
+			out.vhost, out.vhostOK = c, ok
+		}
+		first = false
 		if ok {
 			out.win, out.ok = c, true
 		}
 		return !ok
 	})
-	vhosts := l.vhosts
-	if vhosts == nil {
-		vhosts = l.routing
+	if l.vhosts != nil {
+		l.eachGroup(l.vhosts, req.Host, func(g *routeGroup) bool {
+			out.methodFree = out.methodFree && !g.methods
+			out.vhost, _, out.vhostOK = g.route(req)
+			return false
+		})
 	}
-	l.eachGroup(vhosts, req.Host, func(g *routeGroup) bool {
-		out.vhost, _, out.vhostOK = g.route(req)
-		return false
-	})
 	return out
 }
 
@@ -467,7 +498,7 @@ func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, f func(
 		return
 	}
 	var buf [256]byte
-	for i := 1; i < len(host); i++ {
+	for i := 1; i < len(host) && l.wildcards; i++ {
 		if host[i] != '.' || i+1 == len(host) {
 			continue
 		}
@@ -489,31 +520,45 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	if len(routes) == 0 {
 		return
 	}
-	ix.routes = make(map[nsName]*routeEntry, len(routes))
-	chosen := make(map[nsName]*gwv1.HTTPRoute, len(routes))
+	ix.hasRoutes = true
+	// One route per namespace and name: at[k] is its index in kept.
+	at := make(map[nsName]int, len(routes))
+	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
+	nMatches := 0
 	for _, r := range routes {
 		if r == nil {
 			continue
 		}
 		k := nsName{r.Namespace, r.Name}
-		if old, ok := chosen[k]; ok && !dedupe.Newer(r, &r.ObjectMeta, old, &old.ObjectMeta) {
+		if i, ok := at[k]; ok {
+			if dedupe.Newer(r, &r.ObjectMeta, kept[i], &kept[i].ObjectMeta) {
+				kept[i] = r
+			}
 			continue
 		}
-		chosen[k] = r
+		at[k] = len(kept)
+		kept = append(kept, r)
 	}
+	for _, r := range kept {
+		for _, rule := range DefaultRules(r) {
+			nMatches += max(len(rule.Matches), 1)
+		}
+	}
+	// The entries and their matches are carved from two blocks, and the
+	// groups from a third: one allocation each rather than one per route.
+	entries := make([]routeEntry, len(kept))
+	matches := make([]matchEntry, 0, nMatches)
+	var blocks groupBlocks
 	var groups []*routeGroup
-	var keys []string
+	var keys, hostnames []string
 	// mark tells the listeners a route is already attached to (several
 	// parentRefs may select one listener) without a search.
 	mark := 0
-	for _, r := range routes {
-		if r == nil || chosen[nsName{r.Namespace, r.Name}] != r {
-			continue
-		}
-		e := newRouteEntry(r)
-		ix.routes[nsName{r.Namespace, r.Name}] = e
+	for ri, r := range kept {
+		e := &entries[ri]
+		matches = e.init(r, matches)
 		routeNS := routeNamespace{ix: ix, name: r.Namespace}
-		hostnames := routeHostnames(r.Spec.Hostnames)
+		hostnames = appendRouteHostnames(hostnames[:0], r.Spec.Hostnames)
 		mark++
 		for _, ref := range r.Spec.ParentRefs {
 			key := parentKeyOf(ref, r.Namespace)
@@ -528,9 +573,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 				l := &g.listeners[li]
 				// A listener whose port, protocol and hostname another one
 				// (first by name) has receives no requests: it gets no routes.
-				if key.section != "" && key.section != l.name || key.port != 0 && key.port != l.port || l.scheme == "" ||
-					l.mark == mark || g.byHostname[portProtocol{l.port, l.protocol}][l.hostname] != l ||
-					!l.admits(r.Namespace, g.namespace, &routeNS) {
+				if !l.selectable(key) || l.mark == mark || !l.receives || !l.admits(r.Namespace, g.namespace, &routeNS) {
 					continue
 				}
 				keys = routeHostKeys(keys[:0], hostnames, l.hostname)
@@ -539,16 +582,16 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 				}
 				l.mark = mark
 				if l.routing == nil {
-					l.routing = make(map[string]*routeGroup)
+					l.routing = make(map[string]*routeGroup, routesPerListener)
 				}
-				groups = fileUnder(groups, l.routing, keys, e)
+				groups = fileUnder(groups, &blocks, l, l.routing, keys, e)
 				if l.hostname != "" {
 					// The intersected hostnames differ from the route's.
 					if l.vhosts == nil {
 						l.vhosts = make(map[string]*routeGroup)
 					}
 					keys, _ = intersect(keys[:0], hostnames, l.hostname)
-					groups = fileUnder(groups, l.vhosts, keys, e)
+					groups = fileUnder(groups, &blocks, l, l.vhosts, keys, e)
 				}
 			}
 		}
@@ -558,13 +601,33 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	}
 }
 
+// routesPerListener sizes a listener's route map at first: a guess that
+// saves the first few times it grows.
+const routesPerListener = 64
+
+// groupBlocks allocates routeGroups a block at a time.
+type groupBlocks struct{ free []routeGroup }
+
+func (b *groupBlocks) get() *routeGroup {
+	if len(b.free) == 0 {
+		b.free = make([]routeGroup, 256)
+	}
+	g := &b.free[0]
+	b.free = b.free[1:]
+	g.cands = g.one[:0]
+	return g
+}
+
 // fileUnder adds the matches of e to the groups of m under keys, creating
 // groups as needed (appended to groups).
-func fileUnder(groups []*routeGroup, m map[string]*routeGroup, keys []string, e *routeEntry) []*routeGroup {
+func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m map[string]*routeGroup, keys []string, e *routeEntry) []*routeGroup {
 	for _, k := range keys {
 		grp := m[k]
 		if grp == nil {
-			grp = &routeGroup{}
+			if IsWildcard(k) {
+				l.wildcards = true
+			}
+			grp = blocks.get()
 			m[k] = grp
 			groups = append(groups, grp)
 		}
@@ -580,10 +643,9 @@ func fileUnder(groups []*routeGroup, m map[string]*routeGroup, keys []string, e 
 	return groups
 }
 
-// routeHostnames returns the route's hostnames in lower case, sorted,
+// appendRouteHostnames appends the route's hostnames in lower case, sorted,
 // without duplicates or empty ones.
-func routeHostnames(hostnames []gwv1.Hostname) []string {
-	out := make([]string, 0, len(hostnames))
+func appendRouteHostnames(out []string, hostnames []gwv1.Hostname) []string {
 	for _, h := range hostnames {
 		if h != "" {
 			out = append(out, lower(string(h)))

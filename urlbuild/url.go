@@ -29,13 +29,6 @@ type RuleOptions struct {
 	Transport string
 }
 
-// Inputs are what [RouteURLs] needs besides the route.
-type Inputs struct {
-	// Index holds the Gateways and Namespaces; nil is an empty index.
-	Index *Index
-	RuleOptions
-}
-
 // RulePath is one external path of a rule.
 type RulePath struct {
 	Path string
@@ -72,15 +65,15 @@ func Strings(urls []URL) []string {
 // RouteURLs returns the external URLs of rule ruleIndex of route (indexes of
 // [DefaultRules]: a route without rules has the default rule 0) and the
 // diagnostics of its parentRefs and of that rule. It is
-// in.Index.Attach(route).RuleURLs(ruleIndex, in.RuleOptions) with the
+// ix.Attach(route).RuleURLs(ruleIndex, opts) with the
 // diagnostics merged; a caller looking at several rules of one route should
 // call Attach once instead.
-func RouteURLs(route *gwv1.HTTPRoute, ruleIndex int, in Inputs) ([]URL, model.Diagnostics) {
+func RouteURLs(ix *Index, route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
 	if route == nil {
 		return nil, nil
 	}
-	a := in.Index.Attach(route)
-	urls, ds := a.RuleURLs(ruleIndex, in.RuleOptions)
+	a := ix.Attach(route)
+	urls, ds := a.RuleURLs(ruleIndex, opts)
 	ds = append(slices.Clip(a.Diagnostics), ds...)
 	ds.Sort()
 	return urls, ds
@@ -112,13 +105,14 @@ func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) 
 	if dst == nil {
 		dst = make([]URL, 0, len(a.Origins)*len(paths))
 	}
-	chk := a.newURLCheck(ruleIndex, opts)
+	var chk urlCheck
+	checking := a.initURLCheck(&chk, ruleIndex, opts)
 	var buf [128]byte
 	for _, o := range a.Origins {
 		base := o.appendTo(buf[:0])
 		for _, p := range paths {
 			path := p.Path
-			if chk != nil {
+			if checking {
 				var d model.Diagnostic
 				var ok bool
 				if path, d, ok = chk.url(o, p); !ok {

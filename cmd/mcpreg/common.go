@@ -240,6 +240,21 @@ func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
 		}
 		return exitError
 	}
+	// Any Error stops the verb: the document a library function still
+	// returns alongside one (an output ConfigMap over 1 MiB, say) is not one
+	// to apply, so it is not written and the exit status is 1.
+	if errs := ds.WithSeverity(model.SeverityError); len(errs) > 0 {
+		if c.diagnostics == "text" {
+			var reasons []string
+			for _, d := range errs {
+				if !slices.Contains(reasons, string(d.Reason)) {
+					reasons = append(reasons, string(d.Reason))
+				}
+			}
+			fmt.Fprintf(e.stderr, "mcpreg: no document written: %s (%s)\n", plural(len(errs), "error"), strings.Join(reasons, ", "))
+		}
+		return exitError
+	}
 	if _, err := e.stdout.Write(doc); err != nil {
 		fmt.Fprintf(e.stderr, "mcpreg: writing output: %v\n", err)
 		return exitError

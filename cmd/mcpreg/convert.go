@@ -10,10 +10,11 @@ import (
 // upstream document, entries normalised and sorted by name.
 func runConvert(e *env, args []string) int {
 	var c common
-	fs := newFlagSet(e, "convert", "FILE [--default-namespace NS] [--format auto|upstream|toolhive|list]")
+	fs := newFlagSet(e, "convert", "FILE [--default-namespace NS] [--format auto|upstream|toolhive|list] [--max-meta-size BYTES]")
 	c.register(fs, false)
 	ns := fs.String("default-namespace", model.DefaultNamespace, "reverse-DNS `NS` for legacy names without one")
 	format := fs.String("format", "auto", "input `FORMAT`: auto, upstream, toolhive or list")
+	maxMeta := fs.Int("max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; -1 for no limit")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -36,7 +37,11 @@ func runConvert(e *env, args []string) int {
 		return usageError(e, "convert: %v", err)
 	}
 	src := fileRef(pos[0])
-	out, ds := model.Convert(data, model.ParseOptions{Format: f, DefaultNamespace: *ns, Source: src}, c.lastUpdated(e))
+	limit := *maxMeta
+	if limit <= 0 {
+		limit = -1 // 0 would mean the default
+	}
+	out, ds := model.ConvertWith(data, model.ParseOptions{Format: f, DefaultNamespace: *ns, Source: src}, c.lastUpdated(e), model.NormalizeOptions{MaxMetaSize: limit})
 	if out == nil {
 		return emit(e, &c, nil, ds)
 	}

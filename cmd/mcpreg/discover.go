@@ -15,7 +15,7 @@ import (
 func runDiscover(e *env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "discover", "[-f PATH]... [--namespace NS]... [--selector EXPR] [--source-registry FILE]\n"+
-		"       [--naming toolhive-operator|toolhive-registry-server] [--endpoint-path TYPE=PATH]...\n"+
+		"       [--naming toolhive-operator|toolhive-registry-server] [--toolhive-endpoints] [--endpoint-path TYPE=PATH]...\n"+
 		"       [--require-https] [--url-alone-exports] [--require-description]")
 	c.register(fs, true)
 	var namespaces, endpointPaths stringList
@@ -24,6 +24,8 @@ func runDiscover(e *env, args []string) int {
 	source := fs.String("source-registry", "", "registry `FILE` (any shape) whose entries discovered servers enrich")
 	naming := fs.String("naming", "toolhive-operator", "naming `SCHEME` of new entries: toolhive-operator or toolhive-registry-server")
 	fs.Var(&endpointPaths, "endpoint-path", "backend path `TYPE=PATH` per remote type (sse=/sse, streamable-http=/mcp); repeatable")
+	toolhiveEndpoints := fs.Bool("toolhive-endpoints", false,
+		"route URLs point at ToolHive's proxy endpoints (streamable-http=/mcp, sse=/sse); --endpoint-path overrides one type")
 	requireHTTPS := fs.Bool("require-https", false, "refuse http URLs")
 	urlAlone := fs.Bool("url-alone-exports", false, "let registry-url alone export a resource (registry-export not required)")
 	requireDescription := fs.Bool("require-description", false, "skip servers with no description instead of describing them by kind and name")
@@ -44,6 +46,13 @@ func runDiscover(e *env, args []string) int {
 	paths, err := parseEndpointPaths(endpointPaths)
 	if err != nil {
 		return usageError(e, "discover: %v", err)
+	}
+	if *toolhiveEndpoints {
+		defaults := discovery.ToolHiveEndpointPaths()
+		for typ, p := range paths {
+			defaults[typ] = p
+		}
+		paths = defaults
 	}
 	objs, err := loadObjects(e, c.files)
 	if err != nil {

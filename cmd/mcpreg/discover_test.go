@@ -331,3 +331,24 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 	r := invoke(t, stdin, args...)
 	return r.code, r.stdout, r.stderr
 }
+
+// TestDiscoverToolHiveEndpoints: --toolhive-endpoints is the same as giving
+// ToolHive's paths with --endpoint-path, and --endpoint-path overrides one
+// type of it.
+func TestDiscoverToolHiveEndpoints(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "discovery", "seed-001-route-endpoint-path")
+	in := filepath.Join(dir, "input.yaml")
+	code, stdout, stderr := runCLI(t, "", "discover", "-f", in, "--now", discoverNow, "--toolhive-endpoints")
+	if code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	if d := cmp.Diff(readGoldenFile(t, filepath.Join(dir, "want.json")), stdout); d != "" {
+		t.Errorf("--toolhive-endpoints differs from --endpoint-path sse=/sse --endpoint-path streamable-http=/mcp:\n%s", d)
+	}
+	_, plain, _ := runCLI(t, "", "discover", "-f", in, "--now", discoverNow)
+	_, overridden, _ := runCLI(t, "", "discover", "-f", in, "--now", discoverNow, "--toolhive-endpoints",
+		"--endpoint-path", "streamable-http=/", "--endpoint-path", "sse=/")
+	if overridden != plain {
+		t.Errorf("--endpoint-path did not override --toolhive-endpoints:\n%s\nwant:\n%s", overridden, plain)
+	}
+}

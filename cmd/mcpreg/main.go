@@ -10,7 +10,7 @@
 //	                [--conflict prefix|priority|error]
 //	mcpreg discover -f PATH... [--namespace NS]... [--selector EXPR] [--source-registry FILE]
 //	                [--naming toolhive-operator|toolhive-registry-server]
-//	                [--endpoint-path TYPE=PATH]... [--require-https]
+//	                [--toolhive-endpoints] [--endpoint-path TYPE=PATH]... [--require-https]
 //	                [--url-alone-exports] [--require-description]
 //	mcpreg groups   -f PATH...
 //	mcpreg convert  FILE [--default-namespace NS]
@@ -20,8 +20,10 @@
 // --diagnostics text|json. Without -f, an embedded example cluster is read.
 //
 // stdout carries only the document (two-space indented JSON); diagnostics go to
-// stderr. Exit status: 0 when a document was produced (warnings allowed), 1 when
-// an Error diagnostic stopped it, 2 for bad usage or unreadable input.
+// stderr. Exit status: 0 when a document was produced (warnings allowed), 1
+// whenever a diagnostic of severity Error was produced (no document is then
+// written, even one the library still returns, such as a merge over the 1 MiB
+// a ConfigMap holds), 2 for bad usage or unreadable input.
 package main
 
 import (

@@ -17,13 +17,14 @@ import (
 const mergeSynopsis = `-f PATH... --mcpregistry NAME [--namespace NS] [--entry ENTRY] [--conflict STRATEGY]
        mcpreg merge -f PATH... --namespace NS --selector k=v[,k=v...] [--key K]
                     [--include G]... [--exclude G]... [--include-tag T]... [--exclude-tag T]...
-                    [--conflict prefix|priority|error]`
+                    [--conflict prefix|priority|error|versions] [--max-meta-size BYTES]`
 
 // mergeFlags are the flags of the merge verb.
 type mergeFlags struct {
 	common
 	mcpregistry, namespace, entry string
 	selector, key, conflict       string
+	maxMetaSize                   int
 	include, exclude              stringList
 	includeTag, excludeTag        stringList
 	set                           map[string]bool // flags given on the command line
@@ -45,7 +46,8 @@ func runMerge(e *env, args []string) int {
 	fs.Var(&f.exclude, "exclude", "drop servers whose name matches the glob `G`; repeatable")
 	fs.Var(&f.includeTag, "include-tag", "keep only servers with the tag `T`; repeatable")
 	fs.Var(&f.excludeTag, "exclude-tag", "drop servers with the tag `T`; repeatable")
-	fs.StringVar(&f.conflict, "conflict", "prefix", "conflict `STRATEGY`: prefix, priority or error")
+	fs.StringVar(&f.conflict, "conflict", "prefix", "conflict `STRATEGY`: prefix, priority, error or versions")
+	fs.IntVar(&f.maxMetaSize, "max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; -1 for no limit")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status
@@ -79,7 +81,7 @@ func runMerge(e *env, args []string) int {
 		if err != nil {
 			return usageError(e, "merge: %v", err)
 		}
-		res, err = merge.ForRegistry(reg, f.entry, objs.ConfigMaps, merge.Options{Strategy: strategy, LastUpdated: lastUpdated})
+		res, err = merge.ForRegistry(reg, f.entry, objs.ConfigMaps, merge.Options{Strategy: strategy, LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit()})
 		if err != nil {
 			return usageError(e, "merge: %v", err)
 		}
@@ -130,7 +132,16 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		Key:       f.key,
 		Strategy:  strategy,
 		Filter:    filter,
-	}, cms, merge.Options{LastUpdated: lastUpdated})
+	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit()})
+}
+
+// metaLimit is --max-meta-size as the library takes it: 0 would mean the
+// default, so any negative value is no limit.
+func (f *mergeFlags) metaLimit() int {
+	if f.maxMetaSize <= 0 {
+		return -1
+	}
+	return f.maxMetaSize
 }
 
 // findRegistry finds the MCPRegistry by name, in namespace when given. The

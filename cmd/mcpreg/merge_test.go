@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -285,5 +286,35 @@ spec:
 	code, out, errs := mergeCLI(t, in, "merge", "-f", "-", "--mcpregistry", "r")
 	if code != exitUsage || out != "" || !strings.Contains(errs, "spec.configYAML") || !strings.Contains(errs, "names no ConfigMap source") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestMergeErrorExitsOne: an Error diagnostic makes the verb exit 1 and write
+// no document, even when the library still returns one. Two ConfigMaps of
+// ~600 KB each merge into a registry over the 1 MiB a ConfigMap holds:
+// OutputTooLarge, an Error.
+func TestMergeErrorExitsOne(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("apiVersion: toolhive.stacklok.dev/v1alpha1\nkind: MCPRegistry\nmetadata:\n  name: big\n  namespace: ns\n  uid: 7c1d6a3e-0000-4000-8000-000000000001\n" +
+		"spec:\n  registries:\n    - name: all\n      configMapSelector:\n        matchLabels:\n          reg: \"true\"\n")
+	for _, cm := range []string{"a", "b"} {
+		var servers []string
+		for i := range 2600 {
+			servers = append(servers, `{"name":"io.example.`+cm+`/server-`+strings.Repeat("x", 40)+"-"+strconv.Itoa(i)+`","description":"`+strings.Repeat("d", 90)+`","version":"1.0.0"}`)
+		}
+		doc := `{"version":"1.0.0","meta":{"last_updated":"2024-01-01T00:00:00Z"},"data":{"servers":[` + strings.Join(servers, ",") + `]}}`
+		b.WriteString("---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + cm + "\n  namespace: ns\n  labels:\n    reg: \"true\"\ndata:\n  registry.json: '" + doc + "'\n")
+	}
+	path := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := mergeCLI(t, "", "merge", "-f", path, "--mcpregistry", "big", "--now", "2025-01-01T00:00:00Z")
+	if code != exitError || out != "" {
+		t.Fatalf("exit %d with %d bytes on stdout; want 1 and none\n%s", code, len(out), errs)
+	}
+	if !strings.Contains(errs, "OutputTooLarge") || !strings.Contains(errs, "no document written") {
+		t.Errorf("stderr does not say why:\n%s", errs)
 	}
 }

@@ -1,0 +1,356 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// MaxURLLength is the longest server URL accepted, in bytes.
+const MaxURLLength = 2048
+
+// CheckURL is the one URL policy of this module: remote URLs read from
+// registry data (merge, convert), registry-url annotations, URLs built from
+// Gateway API routes and source-registry entries all pass through it. A valid
+// URL:
+//
+//   - is at most MaxURLLength bytes of printable ASCII from the RFC 3986
+//     character set (no spaces, control characters, backslashes or other
+//     characters that browsers and servers disagree about);
+//   - is absolute, with scheme http or https (any case) and "//" authority;
+//   - has no user information: "https://user:password@host/" is refused, and
+//     messages never repeat what stands before the "@";
+//   - has no fragment, and well-formed percent escapes;
+//   - has a host read the way the WHATWG URL standard (what browsers and most
+//     HTTP clients follow) reads it: percent escapes in the host are decoded
+//     ("ex%61mple.com" is example.com); a host whose last label is a number
+//     (decimal, or hexadecimal with "0x") is an IPv4 address, and must then
+//     be written in its one canonical form, four decimal parts without
+//     leading zeros: "0x7f000001", "0x7f.0.0.1", "127.1" and "0177.0.0.1"
+//     all mean 127.0.0.1 to a browser and are refused, naming the address
+//     they stand for, so no check made on the text can be sidestepped; any
+//     other host is a DNS name of letters, digits, "-" and "_" ("_" is
+//     allowed by the WHATWG host parser and RFC 3986, and used by internal
+//     names), or a bracketed IPv6 address;
+//   - has a port, if any, from 1 to 65535.
+//
+// The normalised URL has the scheme and host in lower case, the host
+// decoded, the port without leading zeros and left out when it is the
+// scheme's default (as the WHATWG serialiser writes it: "https://h:00443/"
+// is "https://h/"); the rest is as written. insecure is true for http: the
+// caller decides whether to allow it.
+//
+// Error messages quote the input with QuoteURL: user information masked,
+// control characters escaped, long input cut.
+func CheckURL(raw string) (normalized string, insecure bool, err error) {
+	if raw == "" {
+		return "", false, errors.New("URL is empty")
+	}
+	if len(raw) > MaxURLLength {
+		return "", false, fmt.Errorf("URL %s is %d bytes; the maximum is %d", QuoteURL(raw), len(raw), MaxURLLength)
+	}
+	for i := 0; i < len(raw); i++ {
+		if c := raw[i]; !urlByte(c) {
+			return "", false, fmt.Errorf("URL %s has %s at byte %d; a URL is printable ASCII without spaces (percent-encode anything else)",
+				QuoteURL(raw), describeByte(c), i)
+		}
+	}
+	scheme := urlScheme(raw)
+	if scheme != "" {
+		switch lower := strings.ToLower(scheme); lower {
+		case "https":
+		case "http":
+			insecure = true
+		default:
+			return "", false, fmt.Errorf("URL %s has scheme %q; only https and http are allowed", QuoteURL(raw), lower)
+		}
+	}
+	rest, ok := strings.CutPrefix(raw[len(scheme):], "://")
+	if scheme == "" || !ok {
+		return "", false, fmt.Errorf("URL %s is not absolute: it must start with https:// or http://", QuoteURL(raw))
+	}
+	// The authority as written: up to the first "/", "?" or "#".
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	if strings.Contains(authority, "@") {
+		return "", false, fmt.Errorf("URL %s has user information; credentials must not be published", QuoteURL(raw))
+	}
+	if strings.Contains(raw, "#") {
+		return "", false, fmt.Errorf("URL %s has a fragment (#...); a server URL has none", QuoteURL(raw))
+	}
+	if authority == "" {
+		return "", false, fmt.Errorf("URL %s has no host", QuoteURL(raw))
+	}
+	hostport, err := normalizeAuthority(authority, strings.ToLower(scheme))
+	if err != nil {
+		return "", false, fmt.Errorf("URL %s: %v", QuoteURL(raw), err)
+	}
+	path := rest[len(authority):]
+	if _, perr := url.Parse("http://" + hostport + path); perr != nil {
+		var ue *url.Error
+		if errors.As(perr, &ue) {
+			perr = ue.Err
+		}
+		return "", false, fmt.Errorf("URL %s does not parse: %v", QuoteURL(raw), perr)
+	}
+	return strings.ToLower(scheme) + "://" + hostport + path, insecure, nil
+}
+
+// normalizeAuthority checks host[:port] as written and returns it normalised.
+func normalizeAuthority(hostport, scheme string) (string, error) {
+	host, port := hostport, ""
+	var hasPort bool
+	if strings.HasPrefix(hostport, "[") {
+		end := strings.IndexByte(hostport, ']')
+		if end < 0 {
+			return "", fmt.Errorf("host %q has an unclosed \"[\"", hostport)
+		}
+		host, port = hostport[1:end], hostport[end+1:]
+		if strings.Contains(host, "%") {
+			return "", fmt.Errorf("host %q has a zone or an escape; an IPv6 host is the address alone", hostport)
+		}
+		if ip := net.ParseIP(host); ip == nil || !strings.Contains(host, ":") {
+			return "", fmt.Errorf("host %q is not an IPv6 address", host)
+		}
+		if port != "" {
+			if port[0] != ':' {
+				return "", fmt.Errorf("host %q has text after \"]\"", hostport)
+			}
+			port, hasPort = port[1:], true
+		}
+		host = "[" + strings.ToLower(host) + "]"
+	} else {
+		if h, p, ok := strings.Cut(hostport, ":"); ok {
+			host, port, hasPort = h, p, true
+		}
+		if strings.Contains(host, "%") {
+			decoded, err := url.PathUnescape(host)
+			if err != nil {
+				return "", fmt.Errorf("host %q has a malformed percent escape", host)
+			}
+			for i := 0; i < len(decoded); i++ {
+				if c := decoded[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+					return "", fmt.Errorf("host %q decodes to %q, which holds %s; a host is letters, digits, \"-\", \"_\" and \".\" (an internationalised name is written in its xn-- form)",
+						host, decoded, describeByte(c))
+				}
+			}
+			host = decoded
+		}
+		host = strings.ToLower(host)
+		if endsInNumber(host) {
+			ip, ok := parseWHATWGIPv4(host)
+			if !ok {
+				return "", fmt.Errorf("host %q ends in a number, so browsers read it as an IPv4 address, and it is not a valid one", host)
+			}
+			if ip != host {
+				return "", fmt.Errorf("host %q is the IPv4 address %s as browsers read it (WHATWG URL); write it as %s", host, ip, ip)
+			}
+		} else if !validHostname(host) {
+			return "", fmt.Errorf("host %q is not a valid host name or IPv4 address", host)
+		}
+	}
+	if !hasPort {
+		return host, nil
+	}
+	if port == "" {
+		return "", fmt.Errorf("host %q has an empty port", hostport)
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		c := port[i]
+		if c < '0' || c > '9' || n > 65535 {
+			return "", fmt.Errorf("port %q must be a number from 1 to 65535", port)
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n < 1 || n > 65535 {
+		return "", fmt.Errorf("port %q must be a number from 1 to 65535", port)
+	}
+	if scheme == "https" && n == 443 || scheme == "http" && n == 80 {
+		return host, nil
+	}
+	return host + ":" + strconv.Itoa(n), nil
+}
+
+// endsInNumber is the WHATWG URL standard's "ends in a number" test: the
+// last label (a trailing dot ignored) is decimal digits, or "0x" followed by
+// hexadecimal digits. Such a host is parsed as an IPv4 address.
+func endsInNumber(host string) bool {
+	labels := strings.Split(host, ".")
+	if len(labels) > 1 && labels[len(labels)-1] == "" {
+		labels = labels[:len(labels)-1]
+	}
+	last := labels[len(labels)-1]
+	if last == "" {
+		return false
+	}
+	if strings.Trim(last, "0123456789") == "" {
+		return true
+	}
+	if h, ok := strings.CutPrefix(last, "0x"); ok {
+		return strings.Trim(h, "0123456789abcdef") == ""
+	}
+	return false
+}
+
+// parseWHATWGIPv4 is the WHATWG IPv4 parser: up to four parts, each decimal,
+// octal (leading "0") or hexadecimal ("0x"); the last part fills the bytes
+// the others leave. It returns the dotted-decimal form.
+func parseWHATWGIPv4(host string) (string, bool) {
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) > 4 {
+		return "", false
+	}
+	nums := make([]uint64, len(parts))
+	for i, p := range parts {
+		n, ok := parseIPv4Number(p)
+		if !ok {
+			return "", false
+		}
+		nums[i] = n
+	}
+	for _, n := range nums[:len(nums)-1] {
+		if n > 255 {
+			return "", false
+		}
+	}
+	last := nums[len(nums)-1]
+	if last >= 1<<(8*(5-len(nums))) {
+		return "", false
+	}
+	v := last
+	for i, n := range nums[:len(nums)-1] {
+		v += n << (8 * (3 - i))
+	}
+	return fmt.Sprintf("%d.%d.%d.%d", v>>24, v>>16&0xff, v>>8&0xff, v&0xff), true
+}
+
+// parseIPv4Number reads one part of an IPv4 host as WHATWG does.
+func parseIPv4Number(p string) (uint64, bool) {
+	if p == "" {
+		return 0, false
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(p, "0x"):
+		p, base = p[2:], 16
+		if p == "" {
+			return 0, true
+		}
+	case len(p) > 1 && p[0] == '0':
+		p, base = p[1:], 8
+	}
+	if len(p) > 16 {
+		// More digits than any address needs: refused before overflow.
+		return 0, false
+	}
+	n, err := strconv.ParseUint(p, base, 64)
+	return n, err == nil
+}
+
+// validHostname reports whether host is dot-separated labels of 1 to 63
+// letters, digits, "-" and "_", each starting and ending with a letter or
+// digit, without a trailing dot, at most 253 bytes.
+func validHostname(host string) bool {
+	if host == "" || len(host) > 253 {
+		return false
+	}
+	for label := range strings.SplitSeq(host, ".") {
+		if label == "" || len(label) > 63 || !alnum(label[0]) || !alnum(label[len(label)-1]) {
+			return false
+		}
+		for i := 1; i < len(label)-1; i++ {
+			if c := label[i]; !alnum(c) && c != '-' && c != '_' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func alnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// urlScheme returns the scheme of raw (RFC 3986 section 3.1:
+// ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) followed by ":"), or "".
+func urlScheme(raw string) string {
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return raw[:i]
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// urlByte reports whether c may appear in a URL as written: the RFC 3986
+// unreserved and reserved characters and "%".
+func urlByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~:/?#[]@!$&'()*+,;=%", c) >= 0
+}
+
+func describeByte(c byte) string {
+	switch {
+	case c == ' ':
+		return "a space"
+	case c < 0x20 || c == 0x7f:
+		return fmt.Sprintf("control character %#02x", c)
+	case c >= 0x80:
+		return fmt.Sprintf("non-ASCII byte %#02x", c)
+	}
+	return fmt.Sprintf("character %q", c)
+}
+
+// QuoteURL quotes a URL for a message: user information (which may hold a
+// token or password) replaced by "***", control characters escaped, input
+// over 120 bytes cut.
+func QuoteURL(raw string) string {
+	s := MaskURL(raw)
+	if len(s) > 120 {
+		s = s[:117] + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// MaskURL returns raw with any user information ("user:password@" before
+// the host) replaced by "***@", for every place a URL is repeated.
+func MaskURL(raw string) string {
+	scheme := urlScheme(raw)
+	if scheme == "" {
+		return raw
+	}
+	// Browsers read "https:u:p@h" and "https:\\u:p@h" as "https://u:p@h":
+	// the slashes after the scheme are skipped whatever their number.
+	start := len(scheme) + 1
+	for start < len(raw) && (raw[start] == '/' || raw[start] == '\\') {
+		start++
+	}
+	rest := raw[start:]
+	authority := rest
+	if i := strings.IndexAny(rest, "/\\?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return raw
+	}
+	return raw[:start] + "***" + raw[start+at:]
+}

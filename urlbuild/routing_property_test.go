@@ -1,0 +1,162 @@
+package urlbuild
+
+import (
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// routingWorld is a random set of routes competing on a few listeners:
+// paths, match types, methods and hostnames from small pools so that rules
+// overlap, backends from a pool of three so that rules share them.
+type routingWorld struct {
+	gateways  []*gwv1.Gateway
+	routes    []*gwv1.HTTPRoute
+	transport string
+	endpoint  string
+}
+
+func drawRoutingWorld(t *rapid.T) routingWorld {
+	w := routingWorld{
+		transport: rapid.SampledFrom([]string{TransportStreamableHTTP, TransportSSE, ""}).Draw(t, "transport"),
+		endpoint:  rapid.SampledFrom([]string{"", "/mcp", "/sse"}).Draw(t, "endpoint"),
+	}
+	all := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}
+	for gi := range rapid.IntRange(1, 2).Draw(t, "gateways") {
+		gw := &gwv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("g%d", gi), Namespace: "infra"}}
+		for li := range rapid.IntRange(1, 3).Draw(t, "listeners") {
+			l := gwv1.Listener{Name: gwv1.SectionName(fmt.Sprintf("l%d", li)), AllowedRoutes: all,
+				Protocol: rapid.SampledFrom([]gwv1.ProtocolType{gwv1.HTTPSProtocolType, gwv1.HTTPProtocolType}).Draw(t, "protocol")}
+			l.Port = map[gwv1.ProtocolType]int32{gwv1.HTTPProtocolType: 80, gwv1.HTTPSProtocolType: 443}[l.Protocol]
+			if h := rapid.SampledFrom([]string{"", "*.example.com", "a.example.com"}).Draw(t, "listenerHostname"); h != "" {
+				l.Hostname = ptr(gwv1.Hostname(h))
+			}
+			gw.Spec.Listeners = append(gw.Spec.Listeners, l)
+		}
+		gw.Status.Addresses = []gwv1.GatewayStatusAddress{{Type: ptr(gwv1.HostnameAddressType), Value: fmt.Sprintf("g%d.example.com", gi)}}
+		w.gateways = append(w.gateways, gw)
+	}
+	paths := []string{"/", "/a", "/a/", "/a/b", "/mcp", "/a/mcp", "/sse", "/a/sse", "/messages", "/a/messages"}
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	for ri := range rapid.IntRange(1, 5).Draw(t, "routes") {
+		r := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{
+			Name: fmt.Sprintf("r%d", ri), Namespace: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns"),
+			CreationTimestamp: metav1.NewTime(t0.Add(time.Duration(rapid.IntRange(0, 2).Draw(t, "age")) * time.Hour)),
+		}}
+		gw := rapid.SampledFrom(w.gateways).Draw(t, "parent")
+		ref := gwv1.ParentReference{Name: gwv1.ObjectName(gw.Name), Namespace: ptr(gwv1.Namespace("infra"))}
+		r.Spec.ParentRefs = []gwv1.ParentReference{ref}
+		if rapid.IntRange(0, 5).Draw(t, "accepted") > 0 {
+			r.Status.Parents = []gwv1.RouteParentStatus{{ParentRef: ref, ControllerName: "example.net/c",
+				Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}}}}
+		}
+		for _, h := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"a.example.com", "b.example.com", "*.example.com"}), 0, 2, rapid.ID[string]).Draw(t, "hostnames") {
+			r.Spec.Hostnames = append(r.Spec.Hostnames, gwv1.Hostname(h))
+		}
+		for range rapid.IntRange(1, 3).Draw(t, "rules") {
+			var rule gwv1.HTTPRouteRule
+			for range rapid.IntRange(0, 2).Draw(t, "matches") {
+				m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
+					Type:  ptr(rapid.SampledFrom([]gwv1.PathMatchType{gwv1.PathMatchPathPrefix, gwv1.PathMatchPathPrefix, gwv1.PathMatchExact, gwv1.PathMatchRegularExpression}).Draw(t, "type")),
+					Value: ptr(rapid.SampledFrom(paths).Draw(t, "path")),
+				}}
+				if mt := rapid.SampledFrom([]string{"", "", "GET", "POST", "DELETE"}).Draw(t, "method"); mt != "" {
+					m.Method = ptr(gwv1.HTTPMethod(mt))
+				}
+				if rapid.IntRange(0, 5).Draw(t, "header") == 0 {
+					m.Headers = []gwv1.HTTPHeaderMatch{{Name: "Version", Value: "1"}}
+				}
+				rule.Matches = append(rule.Matches, m)
+			}
+			if len(rule.Matches) <= 1 && rapid.Bool().Draw(t, "rewrite") {
+				if len(rule.Matches) == 0 || *rule.Matches[0].Path.Type == gwv1.PathMatchPathPrefix {
+					rule.Filters = []gwv1.HTTPRouteFilter{{Type: gwv1.HTTPRouteFilterURLRewrite, URLRewrite: replacePrefix("/")}}
+				}
+			}
+			rule.BackendRefs = []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{
+				Name: gwv1.ObjectName(rapid.SampledFrom([]string{"s0", "s1", "s2"}).Draw(t, "backend")), Namespace: ptr(gwv1.Namespace("a")),
+				Port: ptr(gwv1.PortNumber(8080))}}}}
+			r.Spec.Rules = append(r.Spec.Rules, rule)
+		}
+		w.routes = append(w.routes, r)
+	}
+	return w
+}
+
+// backendOf is the backend of the rule x names.
+func (w routingWorld) backendOf(x Routed) gwv1.ObjectName {
+	for _, r := range w.routes {
+		if r.Namespace == x.Route.Namespace && r.Name == x.Route.Name {
+			return DefaultRules(r)[x.Rule].BackendRefs[0].Name
+		}
+	}
+	return ""
+}
+
+// clientRequests is the test's own list of what an MCP client sends for a
+// URL path p.
+func clientRequests(transport, endpoint, p string) []Request {
+	switch transport {
+	case TransportStreamableHTTP:
+		return []Request{{Method: "POST", Path: p}, {Method: "GET", Path: p}, {Method: "DELETE", Path: p}}
+	case TransportSSE:
+		reqs := []Request{{Method: "GET", Path: p}}
+		if endpoint != "" {
+			reqs = append(reqs, Request{Method: "POST", Path: sibling(p)})
+		}
+		return reqs
+	}
+	return []Request{{Method: "GET", Path: p}}
+}
+
+// TestPropertyPublishedURLsRoute: for random route sets, every URL a rule
+// publishes is one whose client requests RouteRequest sends to a rule that
+// leads to the URL's backend, all of them, certainly (no RegularExpression
+// or reading of hostname precedence that could take them elsewhere).
+func TestPropertyPublishedURLsRoute(t *testing.T) {
+	published, draws := 0, 0
+	rapid.Check(t, func(t *rapid.T) {
+		draws++
+		w := drawRoutingWorld(t)
+		ix := NewIndex(w.gateways, nil, w.routes...)
+		for _, r := range w.routes {
+			a := ix.Attach(r)
+			for ri, rule := range DefaultRules(r) {
+				urls, _ := a.RuleURLs(ri, RuleOptions{EndpointPath: w.endpoint, Transport: w.transport})
+				want := rule.BackendRefs[0].Name
+				for _, u := range urls {
+					published++
+					pu, err := url.Parse(u.URL)
+					if err != nil {
+						t.Fatal(err)
+					}
+					protocol := map[string]gwv1.ProtocolType{"http": gwv1.HTTPProtocolType, "https": gwv1.HTTPSProtocolType}[pu.Scheme]
+					for _, req := range clientRequests(w.transport, w.endpoint, pu.Path) {
+						req.Host = pu.Hostname()
+						got, ok := ix.RouteRequest(u.Origin.Gateway, int32(u.Origin.Port), protocol, req)
+						if !ok && (got.Rule < 0 || len(got.MayTake) == 0) {
+							t.Fatalf("%s/%s rule %d publishes %s, but %s %s is not routed (%+v)", r.Namespace, r.Name, ri, u.URL, req.Method, req.Path, got)
+						}
+						// Where the rule is not certain, every rule that may
+						// take the request must lead to the backend.
+						for _, x := range append([]Routed{got}, got.MayTake...) {
+							if b := w.backendOf(x); b != want {
+								t.Fatalf("%s/%s rule %d publishes %s (backend %s), but %s %s may go to %s, backend %s",
+									r.Namespace, r.Name, ri, u.URL, want, req.Method, req.Path, x, b)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	t.Logf("%d URLs published in %d draws", published, draws)
+	if published*2 < draws {
+		t.Errorf("no URL published in %d draws", draws)
+	}
+}
