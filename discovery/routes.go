@@ -50,6 +50,11 @@ import (
 //     first), or to none when that backendRef leads to none (see
 //     ruleBackends.chosen); reaching several resources is
 //     AmbiguousBackends, naming the others;
+//   - a URL is kept only where every request an MCP client of the resource's
+//     transport sends to it routes to that backendRef, by HTTPRoute
+//     precedence over all the snapshot's routes on the listener, exported
+//     or not (the index is built with them; ShadowedByRoute,
+//     MethodNotRouted otherwise);
 //   - a URL over http is kept with an InsecureURL warning, or dropped with it
 //     under Options.RequireHTTPS;
 //   - a rule whose backendRefs all have weight 0 forwards nothing

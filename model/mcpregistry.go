@@ -286,6 +286,9 @@ func AsMCPRegistry(obj runtime.Object, gvk schema.GroupVersionKind) (*MCPRegistr
 		if kind == "" {
 			kind = gvk.Kind
 		}
+		if kind == "" || apiVersion == "" {
+			return nil, fmt.Errorf("object %s/%s has no apiVersion or kind and none was given: cannot tell it is an MCPRegistry", o.GetNamespace(), o.GetName())
+		}
 		if err := checkMCPRegistryKind(apiVersion, kind, o.GetNamespace(), o.GetName()); err != nil {
 			return nil, err
 		}
@@ -305,14 +308,12 @@ func AsMCPRegistry(obj runtime.Object, gvk schema.GroupVersionKind) (*MCPRegistr
 	return nil, fmt.Errorf("%T is not an MCPRegistry (want *model.MCPRegistry or *unstructured.Unstructured)", obj)
 }
 
-// checkMCPRegistryKind accepts an empty apiVersion and kind (a snapshot read
-// without them) or ToolHive's MCPRegistry of any version.
+// checkMCPRegistryKind accepts ToolHive's MCPRegistry of any version; an
+// empty apiVersion or kind (a typed snapshot read without them) is not held
+// against it.
 func checkMCPRegistryKind(apiVersion, kind, namespace, name string) error {
-	if apiVersion == "" && kind == "" {
-		return nil
-	}
 	group, _, _ := strings.Cut(apiVersion, "/")
-	if kind != KindMCPRegistry || group != ToolHiveGroup {
+	if kind != "" && kind != KindMCPRegistry || apiVersion != "" && group != ToolHiveGroup {
 		return fmt.Errorf("%s %s/%s (apiVersion %q) is not an MCPRegistry of %s", kind, namespace, name, apiVersion, ToolHiveGroup)
 	}
 	return nil

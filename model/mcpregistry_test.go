@@ -159,6 +159,17 @@ func TestAsMCPRegistry(t *testing.T) {
 		t.Errorf("unstructured with caller GVK: %+v %v", got.TypeMeta, err)
 	}
 
+	// A typed object with half a TypeMeta is still an MCPRegistry; an
+	// unstructured one without either and no GVK cannot be told.
+	half := want.DeepCopy()
+	half.Kind = ""
+	if got, err := model.AsMCPRegistry(half, schema.GroupVersionKind{}); err != nil || got != half {
+		t.Errorf("typed without kind: %v", err)
+	}
+	if _, err := model.AsMCPRegistry(&u, schema.GroupVersionKind{}); err == nil {
+		t.Error("unstructured without apiVersion, kind or GVK accepted")
+	}
+
 	// Not an MCPRegistry: errors, never a panic or a silent empty result.
 	other := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "x"}}}
 	for name, obj := range map[string]runtime.Object{

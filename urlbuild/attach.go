@@ -298,7 +298,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	}
 	if g.notReady != "" {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonGatewayNotReady, a.Route, parentField(i),
-			"Gateway %s/%s is not ready (%s): it routes no requests, so no URL is built through it", key.namespace, key.name, g.notReady))
+			"Gateway %s/%s is not ready (%s): it routes no requests, so no URL is built through it", key.namespace, key.name, model.Text(g.notReady)))
 		return
 	}
 
@@ -307,7 +307,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	for _, c := range candidates {
 		if c.l.notReady != "" {
 			a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonListenerNotReady, a.Route, parentField(i),
-				"%s of Gateway %s/%s is not ready (%s): it carries no requests, so no URL is built through it", c.l.describe(), key.namespace, key.name, c.l.notReady))
+				"%s of Gateway %s/%s is not ready (%s): it carries no requests, so no URL is built through it", c.l.describe(), key.namespace, key.name, model.Text(c.l.notReady)))
 			continue
 		}
 		var hbuf [4]chosenHost

@@ -90,9 +90,10 @@ func (k backendKey) sameBackend(o backendKey) bool {
 		k.hasPort == o.hasPort && k.port == o.port
 }
 
-// initURLCheck prepares c for rule ruleIndex; false when the attachment has
-// no routes to route over, or the rule gives no path anyway.
-func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions) bool {
+// initURLCheck prepares c for rule ruleIndex, whose path rewrite for the
+// backend is rewrite (from appendRulePaths); false when the attachment has
+// no routes to route over.
+func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions, rewrite *gwv1.HTTPURLRewriteFilter) bool {
 	if a.ix == nil || !a.ix.hasRoutes {
 		return false
 	}
@@ -100,12 +101,7 @@ func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions) 
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
 		return false
 	}
-	*c = urlCheck{a: a, ruleIndex: ruleIndex, rule: rules[ruleIndex], opts: opts}
-	rw, _, ok := ruleRewrite(c.rule, ruleIndex, opts.Backend, a.Route)
-	if !ok {
-		return false // appendRulePaths gave no path and said why
-	}
-	c.rewrite = rw
+	*c = urlCheck{a: a, ruleIndex: ruleIndex, rule: rules[ruleIndex], opts: opts, rewrite: rewrite}
 	if opts.Backend >= 0 && opts.Backend < len(c.rule.BackendRefs) {
 		c.backend, c.hasBackend = backendKeyOf(&c.rule.BackendRefs[opts.Backend].BackendRef, a.route.Namespace), true
 	}
@@ -333,5 +329,5 @@ func (c *urlCheck) diag(reason model.Reason, o Origin, rq clientRequest, p, wher
 	u = append(u, p...)
 	return model.Warningf(reason, c.a.Route, "spec.rules["+strconv.Itoa(c.ruleIndex)+"]",
 		"no URL %s (listener %s of Gateway %s): %s %s (%s) does not reach the rule's backend: %s",
-		u, o.Listener, o.Gateway, rq.method, rq.path, rq.what, where)
+		string(u), o.Listener, o.Gateway, rq.method, rq.path, rq.what, model.Text(where))
 }

@@ -131,7 +131,11 @@
 // When [NewIndex] is given the snapshot's HTTPRoutes (all of them, exported
 // or not: every accepted route attached to a listener takes traffic), each
 // candidate URL is checked request by request ([Index.RouteRequest]):
-// hostname precedence between routes (HTTPRouteSpec.Hostnames), then match
+// hostname precedence between routes (HTTPRouteSpec.Hostnames, read both as
+// an order in which a request unmatched by the routes of the most specific
+// hostname falls through to the next, and as the choice of one virtual host
+// per hostname intersected with the listener's; a URL must route to its
+// backend under both readings), then match
 // precedence across all their rules (HTTPRouteRule.Matches: Exact over
 // PathPrefix, the longer prefix, a method match, more header matches, more
 // query matches, the older route, the route first by namespace/name, the

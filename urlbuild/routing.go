@@ -2,6 +2,7 @@ package urlbuild
 
 import (
 	"cmp"
+	"hash/maphash"
 	"regexp"
 	"slices"
 	"strconv"
@@ -268,7 +269,15 @@ func (e *routeEntry) init(r *gwv1.HTTPRoute, block []matchEntry) []matchEntry {
 		ms := DefaultMatches(rules[ri])
 		for mi := range ms {
 			hm := &ms[mi]
-			typ, value := DefaultPathMatch(*hm)
+			typ, value := gwv1.PathMatchPathPrefix, "/"
+			if p := hm.Path; p != nil {
+				if p.Type != nil {
+					typ = *p.Type
+				}
+				if p.Value != nil {
+					value = *p.Value
+				}
+			}
 			m := matchEntry{rule: ri, match: mi, typ: typ, value: value, headers: len(hm.Headers), query: len(hm.QueryParams), src: hm}
 			if len(rules[ri].Matches) == 0 {
 				m.match = -1
@@ -521,22 +530,43 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		return
 	}
 	ix.hasRoutes = true
-	// One route per namespace and name: at[k] is its index in kept.
-	at := make(map[nsName]int, len(routes))
+	// One route per namespace and name: at[hash] is the index in kept of
+	// the first route with that hash of namespace and name; others with the
+	// same hash (a duplicate, or rarely a collision) are chained in next.
+	seed := maphash.MakeSeed()
+	at := make(map[uint64]int32, len(routes))
 	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
+	var next []int32
 	nMatches := 0
 	for _, r := range routes {
 		if r == nil {
 			continue
 		}
-		k := nsName{r.Namespace, r.Name}
-		if i, ok := at[k]; ok {
+		h := maphash.String(seed, r.Namespace) ^ maphash.String(seed, r.Name)*0x9e3779b97f4a7c15
+		i, ok := at[h]
+		for ok && (kept[i].Namespace != r.Namespace || kept[i].Name != r.Name) {
+			if int(i) < len(next) && next[i] >= 0 {
+				i = next[i]
+			} else {
+				ok = false
+			}
+		}
+		if ok {
 			if dedupe.Newer(r, &r.ObjectMeta, kept[i], &kept[i].ObjectMeta) {
 				kept[i] = r
 			}
 			continue
 		}
-		at[k] = len(kept)
+		if first, taken := at[h]; taken {
+			// A collision: chain the new route after the first.
+			for len(next) <= len(kept) {
+				next = append(next, -1)
+			}
+			next[len(kept)] = next[first]
+			next[first] = int32(len(kept))
+		} else {
+			at[h] = int32(len(kept))
+		}
 		kept = append(kept, r)
 	}
 	for _, r := range kept {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -159,4 +160,121 @@ func TestPropertyPublishedURLsRoute(t *testing.T) {
 	if published*2 < draws {
 		t.Errorf("no URL published in %d draws", draws)
 	}
+}
+
+// TestPropertyRouteRequestMatchesReference: on one listener without a
+// hostname carrying many routes (so that lookups go through the group's
+// indexes), RouteRequest picks the rule a plain reading of
+// HTTPRouteRule.Matches picks, for random requests.
+func TestPropertyRouteRequestMatchesReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		gw := &gwv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "g", Namespace: "infra"},
+			Spec: gwv1.GatewaySpec{Listeners: []gwv1.Listener{{Name: "l", Protocol: gwv1.HTTPProtocolType, Port: 80,
+				AllowedRoutes: &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}}}}}
+		ref := gwv1.ParentReference{Name: "g", Namespace: ptr(gwv1.Namespace("infra"))}
+		paths := []string{"/", "/a", "/a/", "/a/b", "/a/b/", "/ab", "/a/b/c", "/mcp", "/a/mcp"}
+		t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+		var routes []*gwv1.HTTPRoute
+		for ri := range rapid.IntRange(smallGroup+1, 20).Draw(t, "routes") {
+			r := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("r%02d", ri), Namespace: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns"),
+				CreationTimestamp: metav1.NewTime(t0.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age")) * time.Hour))}}
+			r.Spec.ParentRefs = []gwv1.ParentReference{ref}
+			r.Status.Parents = []gwv1.RouteParentStatus{{ParentRef: ref, ControllerName: "example.net/c",
+				Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}}}}
+			var rule gwv1.HTTPRouteRule
+			for range rapid.IntRange(1, 2).Draw(t, "matches") {
+				m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
+					Type:  ptr(rapid.SampledFrom([]gwv1.PathMatchType{gwv1.PathMatchPathPrefix, gwv1.PathMatchExact}).Draw(t, "type")),
+					Value: ptr(rapid.SampledFrom(paths).Draw(t, "path")),
+				}}
+				if mt := rapid.SampledFrom([]string{"", "GET", "POST"}).Draw(t, "method"); mt != "" {
+					m.Method = ptr(gwv1.HTTPMethod(mt))
+				}
+				rule.Matches = append(rule.Matches, m)
+			}
+			r.Spec.Rules = []gwv1.HTTPRouteRule{rule}
+			routes = append(routes, r)
+		}
+		ix := NewIndex([]*gwv1.Gateway{gw}, nil, routes...)
+		for range 10 {
+			req := Request{Host: "gw.example.com", Method: rapid.SampledFrom([]string{"GET", "POST", "DELETE"}).Draw(t, "reqMethod"),
+				Path: rapid.SampledFrom(append(paths, "/a/b/c/d", "/x", "/a/x")).Draw(t, "reqPath")}
+			got, ok := ix.RouteRequest(types.NamespacedName{Namespace: "infra", Name: "g"}, 80, gwv1.HTTPProtocolType, req)
+			want, wantOK := referenceRoute(routes, req)
+			if ok != wantOK || ok && (got.Route.Namespace != want.Namespace || got.Route.Name != want.Name || got.Match != want.match) {
+				t.Fatalf("%s %s: got %v %v (match %d), want %v %s/%s match %d", req.Method, req.Path, ok, got, got.Match, wantOK, want.Namespace, want.Name, want.match)
+			}
+		}
+	})
+}
+
+type refWinner struct {
+	*gwv1.HTTPRoute
+	match int
+}
+
+// referenceRoute is the test's own reading of HTTPRouteRule.Matches
+// precedence over routes of one rule each, for requests without headers.
+func referenceRoute(routes []*gwv1.HTTPRoute, req Request) (refWinner, bool) {
+	type key struct {
+		exact             bool
+		prefixLen, rawLen int
+		method            bool
+		created           time.Time
+		ns, name          string
+		match             int
+	}
+	better := func(a, b key) bool {
+		switch {
+		case a.exact != b.exact:
+			return a.exact
+		case a.prefixLen != b.prefixLen:
+			return a.prefixLen > b.prefixLen
+		case a.rawLen != b.rawLen:
+			return a.rawLen > b.rawLen
+		case a.method != b.method:
+			return a.method
+		case !a.created.Equal(b.created):
+			return a.created.Before(b.created)
+		case a.ns != b.ns:
+			return a.ns < b.ns
+		case a.name != b.name:
+			return a.name < b.name
+		}
+		return a.match < b.match
+	}
+	var best key
+	var win refWinner
+	found := false
+	for _, r := range routes {
+		for mi, m := range r.Spec.Rules[0].Matches {
+			if m.Method != nil && string(*m.Method) != req.Method {
+				continue
+			}
+			v := *m.Path.Value
+			k := key{method: m.Method != nil, created: r.CreationTimestamp.Time, ns: r.Namespace, name: r.Name, match: mi}
+			if *m.Path.Type == gwv1.PathMatchExact {
+				if req.Path != v {
+					continue
+				}
+				k.exact = true
+			} else {
+				p := v
+				for len(p) > 1 && p[len(p)-1] == '/' {
+					p = p[:len(p)-1]
+				}
+				if p == "/" {
+					p = ""
+				}
+				if !(req.Path == p || len(req.Path) > len(p) && req.Path[:len(p)] == p && req.Path[len(p)] == '/') {
+					continue
+				}
+				k.prefixLen, k.rawLen = len(p), len(v)
+			}
+			if !found || better(k, best) {
+				best, win, found = k, refWinner{r, mi}, true
+			}
+		}
+	}
+	return win, found
 }

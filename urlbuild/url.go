@@ -97,7 +97,7 @@ func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) 
 		return dst, nil
 	}
 	var pbuf [4]RulePath
-	paths, ds := appendRulePaths(pbuf[:0], a.route, ruleIndex, opts)
+	paths, ds, rewrite := appendRulePaths(pbuf[:0], a.route, ruleIndex, opts)
 	if len(a.Origins) == 0 || len(paths) == 0 {
 		return dst, ds
 	}
@@ -106,7 +106,7 @@ func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) 
 		dst = make([]URL, 0, len(a.Origins)*len(paths))
 	}
 	var chk urlCheck
-	checking := a.initURLCheck(&chk, ruleIndex, opts)
+	checking := a.initURLCheck(&chk, ruleIndex, opts, rewrite)
 	var buf [128]byte
 	for _, o := range a.Origins {
 		base := o.appendTo(buf[:0])
@@ -161,27 +161,28 @@ func RulePaths(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePa
 	if route == nil {
 		return nil, nil
 	}
-	return appendRulePaths(nil, route, ruleIndex, opts)
+	paths, ds, _ := appendRulePaths(nil, route, ruleIndex, opts)
+	return paths, ds
 }
 
 // appendRulePaths is RulePaths appending to dst, which must be empty: a
 // caller passes a small array of its own so that the common rule of one
 // match allocates nothing.
-func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePath, model.Diagnostics) {
+func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) ([]RulePath, model.Diagnostics, *gwv1.HTTPURLRewriteFilter) {
 	if route == nil {
-		return dst, nil
+		return dst, nil, nil
 	}
 	obj := model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	rules := DefaultRules(route)
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
 		return nil, model.Diagnostics{model.Warningf(model.ReasonUnsupportedPathMatch, obj, "spec.rules",
-			"rule index %d is out of range: the route has %d rules", ruleIndex, len(rules))}
+			"rule index %d is out of range: the route has %d rules", ruleIndex, len(rules))}, nil
 	}
 	rule := rules[ruleIndex]
 	ruleField := func() string { return "spec.rules[" + strconv.Itoa(ruleIndex) + "]" }
 	rewrite, d, ok := ruleRewrite(rule, ruleIndex, opts.Backend, obj)
 	if !ok {
-		return nil, model.Diagnostics{d}
+		return nil, model.Diagnostics{d}, nil
 	}
 	matches := DefaultMatches(rule)
 	paths := dst
@@ -235,7 +236,7 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 		return cmp.Or(strings.Compare(x.Path, y.Path), cmp.Compare(x.Match, y.Match))
 	})
 	paths = slices.CompactFunc(paths, func(x, y RulePath) bool { return x.Path == y.Path })
-	return paths, ds
+	return paths, ds, rewrite
 }
 
 // ruleRewrite returns the URLRewrite filter whose path modifier applies to
