@@ -104,6 +104,12 @@ func affected(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 	if old != nil && new != nil && unchangedNamespace(states) {
 		return nil
 	}
+	return w.close(w.seeds(states))
+}
+
+// seeds maps the states of a changed object to the resources it concerns
+// directly, before the coupling closure.
+func (w *watchIndex) seeds(states []any) map[model.ObjectRef]bool {
 	seeds := map[model.ObjectRef]bool{}
 	add := func(refs []model.ObjectRef) {
 		for _, r := range refs {
@@ -148,7 +154,7 @@ func affected(snap Snapshot, opts Options, old, new any) []model.ObjectRef {
 			seeds[model.Ref(model.KindMCPServerEntry, &o.ObjectMeta)] = true
 		}
 	}
-	return w.close(seeds)
+	return seeds
 }
 
 // unchangedNamespace reports whether states are Namespaces that all carry
@@ -237,27 +243,20 @@ func (w *watchIndex) states(old, new any) []any {
 				add(c)
 			}
 		case *gwv1.HTTPRoute:
-			for _, c := range w.snap.HTTPRoutes {
-				if c != nil && c.Namespace == o.Namespace && c.Name == o.Name {
-					add(c)
-				}
+			for _, c := range w.routesByKey[objectKey{o.Namespace, o.Name}] {
+				add(c)
 			}
 		case *corev1.Service:
 			for _, c := range w.services[objectKey{o.Namespace, o.Name}] {
 				add(c)
 			}
 		case *gwv1.ReferenceGrant:
-			g := o
-			for _, c := range w.snap.ReferenceGrants {
-				if c != nil && c.Namespace == g.Namespace && c.Name == g.Name {
-					add(c)
-				}
+			for _, c := range w.grants[objectKey{o.Namespace, o.Name}] {
+				add(c)
 			}
 		case *corev1.Namespace:
-			for _, c := range w.snap.Namespaces {
-				if c != nil && c.Name == o.Name {
-					add(c)
-				}
+			for _, c := range w.namespaces[o.Name] {
+				add(c)
 			}
 		}
 	}
@@ -265,9 +264,11 @@ func (w *watchIndex) states(old, new any) []any {
 }
 
 // watchIndex is the union snapshot indexed for AffectedBy. Every copy of an
-// object counts (the union holds the states before and after).
+// object counts (the union holds the states before and after). Objects can
+// be added and removed one at a time (add, remove): the watch Index keeps
+// one up to date.
 type watchIndex struct {
-	snap *Snapshot
+	snap *Snapshot // nil in an Index
 	cfg  *config
 
 	routesByGateway   map[objectKey][]*gwv1.HTTPRoute
@@ -275,49 +276,124 @@ type watchIndex struct {
 	// anyRoutesByNamespace holds every route, exported or not: all take
 	// requests on the listeners they attach to.
 	anyRoutesByNamespace map[string][]*gwv1.HTTPRoute
+	routesByKey          map[objectKey][]*gwv1.HTTPRoute
 	services             map[objectKey][]*corev1.Service
 	gateways             map[objectKey][]*gwv1.Gateway
+	grants               map[objectKey][]*gwv1.ReferenceGrant
+	namespaces           map[string][]*corev1.Namespace
+}
+
+func emptyWatchIndex(cfg *config) *watchIndex {
+	return &watchIndex{
+		cfg:                  cfg,
+		routesByGateway:      map[objectKey][]*gwv1.HTTPRoute{},
+		routesByNamespace:    map[string][]*gwv1.HTTPRoute{},
+		anyRoutesByNamespace: map[string][]*gwv1.HTTPRoute{},
+		routesByKey:          map[objectKey][]*gwv1.HTTPRoute{},
+		services:             map[objectKey][]*corev1.Service{},
+		gateways:             map[objectKey][]*gwv1.Gateway{},
+		grants:               map[objectKey][]*gwv1.ReferenceGrant{},
+		namespaces:           map[string][]*corev1.Namespace{},
+	}
 }
 
 func newWatchIndex(snap Snapshot, cfg *config) *watchIndex {
-	w := &watchIndex{
-		snap:              &snap,
-		cfg:               cfg,
-		routesByGateway:   map[objectKey][]*gwv1.HTTPRoute{},
-		routesByNamespace: map[string][]*gwv1.HTTPRoute{},
-		services:          map[objectKey][]*corev1.Service{},
-		gateways:          map[objectKey][]*gwv1.Gateway{},
-	}
-	w.anyRoutesByNamespace = map[string][]*gwv1.HTTPRoute{}
+	w := emptyWatchIndex(cfg)
+	w.snap = &snap
 	for _, r := range snap.HTTPRoutes {
 		if r != nil {
-			w.anyRoutesByNamespace[r.Namespace] = append(w.anyRoutesByNamespace[r.Namespace], r)
-		}
-		if r == nil || r.Annotations[AnnotationExport] != "true" {
-			continue
-		}
-		w.routesByNamespace[r.Namespace] = append(w.routesByNamespace[r.Namespace], r)
-		for _, p := range r.Spec.ParentRefs {
-			if g, ok := urlbuild.ParentGateway(p, r.Namespace); ok {
-				k := objectKey{g.Namespace, g.Name}
-				w.routesByGateway[k] = appendRoute(w.routesByGateway[k], r)
-			}
+			w.add(r)
 		}
 	}
-	for _, s := range snap.Services {
-		if s == nil {
-			continue
+	for _, x := range snap.Services {
+		if x != nil {
+			w.add(x)
 		}
-		k := objectKey{s.Namespace, s.Name}
-		w.services[k] = append(w.services[k], s)
 	}
-	for _, g := range snap.Gateways {
-		if g != nil {
-			k := objectKey{g.Namespace, g.Name}
-			w.gateways[k] = append(w.gateways[k], g)
+	for _, x := range snap.Gateways {
+		if x != nil {
+			w.add(x)
+		}
+	}
+	for _, x := range snap.ReferenceGrants {
+		if x != nil {
+			w.add(x)
+		}
+	}
+	for _, x := range snap.Namespaces {
+		if x != nil {
+			w.add(x)
 		}
 	}
 	return w
+}
+
+// add indexes one copy of a Gateway API or core object (others are ignored).
+func (w *watchIndex) add(obj any) {
+	switch o := obj.(type) {
+	case *gwv1.HTTPRoute:
+		k := objectKey{o.Namespace, o.Name}
+		w.routesByKey[k] = append(w.routesByKey[k], o)
+		w.anyRoutesByNamespace[o.Namespace] = append(w.anyRoutesByNamespace[o.Namespace], o)
+		if o.Annotations[AnnotationExport] != "true" {
+			return
+		}
+		w.routesByNamespace[o.Namespace] = append(w.routesByNamespace[o.Namespace], o)
+		for _, p := range o.Spec.ParentRefs {
+			if g, ok := urlbuild.ParentGateway(p, o.Namespace); ok {
+				gk := objectKey{g.Namespace, g.Name}
+				w.routesByGateway[gk] = appendRoute(w.routesByGateway[gk], o)
+			}
+		}
+	case *corev1.Service:
+		k := objectKey{o.Namespace, o.Name}
+		w.services[k] = append(w.services[k], o)
+	case *gwv1.Gateway:
+		k := objectKey{o.Namespace, o.Name}
+		w.gateways[k] = append(w.gateways[k], o)
+	case *gwv1.ReferenceGrant:
+		k := objectKey{o.Namespace, o.Name}
+		w.grants[k] = append(w.grants[k], o)
+	case *corev1.Namespace:
+		w.namespaces[o.Name] = append(w.namespaces[o.Name], o)
+	}
+}
+
+// remove forgets one copy added by add (every place it was listed).
+func (w *watchIndex) remove(obj any) {
+	switch o := obj.(type) {
+	case *gwv1.HTTPRoute:
+		k := objectKey{o.Namespace, o.Name}
+		removeFrom(w.routesByKey, k, o)
+		removeFrom(w.anyRoutesByNamespace, o.Namespace, o)
+		if o.Annotations[AnnotationExport] != "true" {
+			return
+		}
+		removeFrom(w.routesByNamespace, o.Namespace, o)
+		for _, p := range o.Spec.ParentRefs {
+			if g, ok := urlbuild.ParentGateway(p, o.Namespace); ok {
+				removeFrom(w.routesByGateway, objectKey{g.Namespace, g.Name}, o)
+			}
+		}
+	case *corev1.Service:
+		removeFrom(w.services, objectKey{o.Namespace, o.Name}, o)
+	case *gwv1.Gateway:
+		removeFrom(w.gateways, objectKey{o.Namespace, o.Name}, o)
+	case *gwv1.ReferenceGrant:
+		removeFrom(w.grants, objectKey{o.Namespace, o.Name}, o)
+	case *corev1.Namespace:
+		removeFrom(w.namespaces, o.Name, o)
+	}
+}
+
+// removeFrom drops every occurrence of x from m[k].
+func removeFrom[K comparable, T comparable](m map[K][]T, k K, x T) {
+	l := slices.DeleteFunc(m[k], func(y T) bool { return y == x })
+	if len(l) == 0 {
+		delete(m, k)
+		return
+	}
+	m[k] = l
 }
 
 // appendRoute appends r unless it is already the last element (a route that
@@ -454,22 +530,85 @@ func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 	if len(seeds) == 0 {
 		return nil
 	}
-	res := w.couplings()
-	byKey := map[string][]*watchResource{}
-	byShape := map[urlShape][]*watchResource{}
-	byHost := map[string][]*watchResource{}
-	for _, r := range res {
-		if !r.selected {
-			continue // no entry: couples nothing
-		}
-		for _, k := range r.keys {
-			byKey[k] = append(byKey[k], r)
-		}
-		for _, s := range r.shapes {
-			byShape[s] = append(byShape[s], r)
-			byHost[s.host] = append(byHost[s.host], r)
+	t := newCouplingTable()
+	for _, r := range w.couplings() {
+		t.put(r)
+	}
+	return t.close(seeds)
+}
+
+// couplingTable finds the selected resources by coupling key, URL shape and
+// URL host. Entries can be added and removed one resource at a time, so the
+// watch Index keeps one up to date.
+type couplingTable struct {
+	res     map[model.ObjectRef]*watchResource
+	byKey   map[string]map[model.ObjectRef]*watchResource
+	byShape map[urlShape]map[model.ObjectRef]*watchResource
+	byHost  map[string]map[model.ObjectRef]*watchResource
+}
+
+func newCouplingTable() *couplingTable {
+	return &couplingTable{
+		res:     map[model.ObjectRef]*watchResource{},
+		byKey:   map[string]map[model.ObjectRef]*watchResource{},
+		byShape: map[urlShape]map[model.ObjectRef]*watchResource{},
+		byHost:  map[string]map[model.ObjectRef]*watchResource{},
+	}
+}
+
+func putIn[K comparable](m map[K]map[model.ObjectRef]*watchResource, k K, r *watchResource) {
+	set := m[k]
+	if set == nil {
+		set = map[model.ObjectRef]*watchResource{}
+		m[k] = set
+	}
+	set[r.ref] = r
+}
+
+func dropFrom[K comparable](m map[K]map[model.ObjectRef]*watchResource, k K, ref model.ObjectRef) {
+	if set := m[k]; set != nil {
+		delete(set, ref)
+		if len(set) == 0 {
+			delete(m, k)
 		}
 	}
+}
+
+// put records r, replacing what was recorded for its resource.
+func (t *couplingTable) put(r *watchResource) {
+	t.drop(r.ref)
+	t.res[r.ref] = r
+	if !r.selected {
+		return // no entry: couples nothing
+	}
+	for _, k := range r.keys {
+		putIn(t.byKey, k, r)
+	}
+	for _, s := range r.shapes {
+		putIn(t.byShape, s, r)
+		putIn(t.byHost, s.host, r)
+	}
+}
+
+// drop forgets the resource.
+func (t *couplingTable) drop(ref model.ObjectRef) {
+	r := t.res[ref]
+	if r == nil {
+		return
+	}
+	delete(t.res, ref)
+	for _, k := range r.keys {
+		dropFrom(t.byKey, k, ref)
+	}
+	for _, s := range r.shapes {
+		dropFrom(t.byShape, s, ref)
+		dropFrom(t.byHost, s.host, ref)
+	}
+}
+
+// close is the coupling closure of seeds, sorted: the work is proportional
+// to the resources it reaches and the keys and shapes they hold.
+func (t *couplingTable) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 	done := map[model.ObjectRef]bool{}
 	var queue []*watchResource
 	visit := func(r *watchResource) {
@@ -479,7 +618,7 @@ func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 		}
 	}
 	for ref := range seeds {
-		if r := res[ref]; r != nil {
+		if r := t.res[ref]; r != nil {
 			visit(r)
 		}
 	}
@@ -491,7 +630,7 @@ func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 		for _, k := range r.keys {
 			if !keysDone[k] {
 				keysDone[k] = true
-				for _, o := range byKey[k] {
+				for _, o := range t.byKey[k] {
 					visit(o)
 				}
 			}
@@ -502,18 +641,21 @@ func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 			}
 			shapesDone[s] = true
 			if s.first == "" {
-				for _, o := range byHost[s.host] {
+				for _, o := range t.byHost[s.host] {
 					visit(o)
 				}
 				continue
 			}
-			for _, o := range byShape[s] {
+			for _, o := range t.byShape[s] {
 				visit(o)
 			}
-			for _, o := range byShape[urlShape{s.host, ""}] {
+			for _, o := range t.byShape[urlShape{s.host, ""}] {
 				visit(o)
 			}
 		}
+	}
+	if len(done) == 0 {
+		return nil
 	}
 	out := make([]model.ObjectRef, 0, len(done))
 	for ref := range done {
@@ -528,59 +670,24 @@ func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 func (w *watchIndex) couplings() map[model.ObjectRef]*watchResource {
 	ix := indexAll(w.snap, w.cfg)
 	out := make(map[model.ObjectRef]*watchResource, len(ix))
-	get := func(r *resource) *watchResource {
+	for _, r := range ix {
 		wr := out[r.ref]
 		if wr == nil {
 			wr = &watchResource{ref: r.ref}
 			out[r.ref] = wr
 		}
-		return wr
-	}
-	for _, r := range ix {
-		wr := get(r)
-		wr.selected = wr.selected || r.selected
-		var names []string
-		if v, ok := r.meta.Annotations[AnnotationName]; ok {
-			names = append(names, v)
-		}
-		if src, _ := w.cfg.source.match(r); src != nil {
-			wr.keys = append(wr.keys, "source:"+src.Name())
-			names = append(names, src.Name())
-			for _, rm := range src.Remotes() {
-				wr.shapes = appendShape(wr.shapes, rm.URL)
-			}
-		}
-		names = append(names, w.cfg.opts.Naming.Name(r.ref.Namespace, r.ref.Name))
-		for _, n := range names {
-			wr.keys = appendNameKeys(wr.keys, n)
-		}
-		if u, ok := r.meta.Annotations[AnnotationURL]; ok {
-			wr.shapes = appendShape(wr.shapes, u)
-		}
-		if r.ref.Kind == model.KindMCPServerEntry {
-			// An entry's own remote, when no registry-url replaces it.
-			wr.shapes = appendShape(wr.shapes, r.remoteURL)
-		}
+		w.cfg.addLocalCouplings(wr, r)
 	}
 	// Route URLs, for every resource a rule can reach.
 	for _, routes := range w.routesByNamespace {
 		for _, rt := range routes {
 			hosts := w.routeHosts(rt)
 			for _, rule := range urlbuild.DefaultRules(rt) {
-				var shapes []urlShape
-				for _, m := range urlbuild.DefaultMatches(rule) {
-					typ, value := urlbuild.DefaultPathMatch(m)
-					if typ != gwv1.PathMatchPathPrefix && typ != gwv1.PathMatchExact {
-						continue // no URL
-					}
-					for _, h := range hosts {
-						shapes = append(shapes, urlShape{h, firstSegment(value)})
-					}
-				}
 				k, ok := chosenService(rt, &rule)
 				if !ok {
 					continue
 				}
+				shapes := ruleShapes(rule, hosts)
 				for _, owner := range w.serviceOwners(k) {
 					if wr := out[owner]; wr != nil {
 						wr.shapes = append(wr.shapes, shapes...)
@@ -590,6 +697,50 @@ func (w *watchIndex) couplings() map[model.ObjectRef]*watchResource {
 		}
 	}
 	return out
+}
+
+// addLocalCouplings adds what one copy of a resource says of its entry's
+// name and URLs by itself: its selection, name keys, source entry and the
+// URLs of its annotations (or, for an MCPServerEntry, its remote).
+func (c *config) addLocalCouplings(wr *watchResource, r *resource) {
+	wr.selected = wr.selected || r.selected
+	var names []string
+	if v, ok := r.meta.Annotations[AnnotationName]; ok {
+		names = append(names, v)
+	}
+	if src, _ := c.source.match(r); src != nil {
+		wr.keys = append(wr.keys, "source:"+src.Name())
+		names = append(names, src.Name())
+		for _, rm := range src.Remotes() {
+			wr.shapes = appendShape(wr.shapes, rm.URL)
+		}
+	}
+	names = append(names, c.opts.Naming.Name(r.ref.Namespace, r.ref.Name))
+	for _, n := range names {
+		wr.keys = appendNameKeys(wr.keys, n)
+	}
+	if u, ok := r.meta.Annotations[AnnotationURL]; ok {
+		wr.shapes = appendShape(wr.shapes, u)
+	}
+	if r.ref.Kind == model.KindMCPServerEntry {
+		// An entry's own remote, when no registry-url replaces it.
+		wr.shapes = appendShape(wr.shapes, r.remoteURL)
+	}
+}
+
+// ruleShapes are the URL shapes a rule's matches give on the hosts.
+func ruleShapes(rule gwv1.HTTPRouteRule, hosts []string) []urlShape {
+	var shapes []urlShape
+	for _, m := range urlbuild.DefaultMatches(rule) {
+		typ, value := urlbuild.DefaultPathMatch(m)
+		if typ != gwv1.PathMatchPathPrefix && typ != gwv1.PathMatchExact {
+			continue // no URL
+		}
+		for _, h := range hosts {
+			shapes = append(shapes, urlShape{h, firstSegment(value)})
+		}
+	}
+	return shapes
 }
 
 // indexAll lists every MCP resource copy of snap as a resource (selected
