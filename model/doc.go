@@ -23,6 +23,12 @@
 // as the WHATWG URL standard does, so that a host browsers would send to
 // 127.0.0.1 or 169.254.169.254 cannot pass as a name.
 //
+// Text that is not Unicode (invalid UTF-8, a lone "\ud800" surrogate
+// escape) is never published: JSON text must be UTF-8, and readers such as
+// ToolHive's registry server would serve U+FFFD in its place, so the entry
+// would differ from its hash. Normalize skips such an entry with an
+// InvalidEntry warning naming the member and the byte.
+//
 // Diagnostics never repeat input raw: Errorf, Warningf, Infof and Sprintf
 // escape control characters and invalid UTF-8 in every value and cut it to
 // MaxEchoRunes; String and MarshalJSON escape every part again, so a value

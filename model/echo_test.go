@@ -115,3 +115,27 @@ func FuzzSprintf(f *testing.F) {
 		}
 	})
 }
+
+func TestTextProblemAt(t *testing.T) {
+	tests := []struct {
+		raw  string
+		want int
+	}{
+		{`"plain"`, -1},
+		{`"café ☕"`, -1},
+		{`"pair \ud83d\ude00"`, -1},
+		{`"escaped backslash \\ud800"`, -1},
+		{`"lone high \ud800"`, 11},
+		{`"lone high then text \ud800x"`, 21},
+		{`"high then high \ud800\ud800"`, 16},
+		{`"lone low \udc00"`, 10},
+		{"\"bad \xff byte\"", 5},
+		{"\"truncated \xe2\x98\"", 11},
+		{`"short \ud8"`, -1},
+	}
+	for _, tt := range tests {
+		if got := textProblemAt([]byte(tt.raw)); got != tt.want {
+			t.Errorf("textProblemAt(%q) = %d, want %d", tt.raw, got, tt.want)
+		}
+	}
+}

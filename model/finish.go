@@ -71,6 +71,10 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 			s.Set(KeyTitle, jsonx.Quote(short))
 		}
 	}
+	if key, why := badText(s); why != "" {
+		ds = append(ds, Warningf(ReasonInvalidEntry, obj, f(key), "server %q skipped: %s", s.Name(), Text(why)))
+		return false, ds
+	}
 	ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
 	var problems []string
 	for _, d := range ValidateServer(s, obj, fieldPrefix) {
@@ -194,4 +198,87 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 		}
 	}
 	return ds
+}
+
+// badText finds text in an entry that is not Unicode: invalid UTF-8 bytes or
+// a lone UTF-16 surrogate escape ("\ud800" with no low surrogate after it).
+// JSON text must be UTF-8 (RFC 8259), and a decoder such as ToolHive's reads
+// either as U+FFFD: published as written, the entry would differ from what
+// clients are served and from its hash. Rather than rewrite it, the entry is
+// skipped (see NormalizeWith). key is the member holding it.
+func badText(s *Server) (key, why string) {
+	for _, m := range s.members {
+		if !utf8.ValidString(m.Key) {
+			return m.Key, "a member name is not valid UTF-8"
+		}
+		if i := textProblemAt(m.Value); i >= 0 {
+			if m.Value[i] == '\\' {
+				return m.Key, fmt.Sprintf("member %q holds a lone UTF-16 surrogate escape at byte %d; JSON text must be Unicode, and readers would serve U+FFFD in its place", m.Key, i)
+			}
+			return m.Key, fmt.Sprintf("member %q holds invalid UTF-8 at byte %d; JSON text must be UTF-8, and readers would serve U+FFFD in its place", m.Key, i)
+		}
+	}
+	return "", ""
+}
+
+// textProblemAt returns the offset of the first invalid UTF-8 byte or lone
+// surrogate escape in raw JSON, or -1. ASCII without escapes is the fast path.
+func textProblemAt(raw []byte) int {
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			if i+1 < len(raw) && raw[i+1] == 'u' {
+				r, ok := hex4(raw, i+2)
+				switch {
+				case !ok:
+				case r >= 0xDC00 && r <= 0xDFFF:
+					return i
+				case r >= 0xD800 && r <= 0xDBFF:
+					lo, ok := rune(0), false
+					if i+7 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+						lo, ok = hex4(raw, i+8)
+					}
+					if !ok || lo < 0xDC00 || lo > 0xDFFF {
+						return i
+					}
+					i += 12
+					continue
+				}
+				i += 6
+				continue
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			if r == utf8.RuneError && size == 1 {
+				return i
+			}
+			i += size
+		}
+	}
+	return -1
+}
+
+// hex4 reads four hexadecimal digits at raw[i:].
+func hex4(raw []byte, i int) (rune, bool) {
+	if i+4 > len(raw) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range raw[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case 'a' <= c && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case 'A' <= c && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

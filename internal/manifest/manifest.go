@@ -107,10 +107,18 @@ func stripComments(b []byte) []byte {
 }
 
 func (o *Objects) decodeDocument(chunk []byte, source string, doc int) error {
-	values, ok := jsonValues(bytes.TrimSpace(chunk))
+	values, ok, jerr := jsonValues(bytes.TrimSpace(chunk))
 	if !ok {
+		if jerr != nil && isDepthError(jerr) {
+			// YAML's own message ("yaml: exceeded max depth") would not
+			// say that the document is JSON nested too deep to read.
+			return fmt.Errorf("%s: document %d: JSON nested more than %d levels deep; no Kubernetes object is, and it is not read", source, doc, maxDecodeDepth)
+		}
 		j, err := yaml.YAMLToJSON(chunk)
 		if err != nil {
+			if isDepthError(err) {
+				return fmt.Errorf("%s: document %d: YAML nested too deep to read (the decoder's limit); no Kubernetes object is", source, doc)
+			}
 			return fmt.Errorf("%s: document %d: %v", source, doc, err)
 		}
 		values = []json.RawMessage{j}
@@ -126,20 +134,29 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int) error {
 // jsonValues splits a document that is one JSON value or several in a row (as
 // "kubectl get -o json" of several objects prints them). ok is false when the
 // document is not JSON, so the caller reads it as YAML.
-func jsonValues(data []byte) (values []json.RawMessage, ok bool) {
+// jerr is the JSON decoder's error when the document looked like JSON.
+func jsonValues(data []byte) (values []json.RawMessage, ok bool, jerr error) {
 	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
-		return nil, false
+		return nil, false, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		var v json.RawMessage
 		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
-			return values, len(values) > 0
+			return values, len(values) > 0, nil
 		} else if err != nil {
-			return nil, false
+			return nil, false, err
 		}
 		values = append(values, v)
 	}
+}
+
+// maxDecodeDepth is encoding/json's nesting limit.
+const maxDecodeDepth = 10000
+
+// isDepthError reports whether a decoder refused input for its nesting depth.
+func isDepthError(err error) bool {
+	return strings.Contains(err.Error(), "exceeded max depth")
 }
 
 type typeMeta struct {

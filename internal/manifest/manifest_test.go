@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -97,4 +98,19 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal("nil objects without error")
 		}
 	})
+}
+
+// TestDeepDocumentSaysWhy: a manifest nested deeper than the decoders allow
+// is refused with a message that says so, not "yaml: exceeded max depth".
+// (Invalid on purpose: no API server stores such an object.)
+func TestDeepDocumentSaysWhy(t *testing.T) {
+	for name, doc := range map[string]string{
+		"json": `{"apiVersion":"v1","kind":"ConfigMap","data":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`,
+		"yaml": "apiVersion: v1\nkind: ConfigMap\ndata: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n",
+	} {
+		_, err := Decode([]byte(doc), "deep."+name)
+		if err == nil || !strings.Contains(err.Error(), "nested") || !strings.Contains(err.Error(), "deep."+name+": document 1") {
+			t.Errorf("%s: error %v; want one naming the file and saying the document is nested too deep", name, err)
+		}
+	}
 }
