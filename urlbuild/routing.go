@@ -461,11 +461,6 @@ type routing struct {
 	methodFree bool
 }
 
-// agree reports whether both readings send the request to one rule.
-func (r *routing) agree() bool {
-	return r.ok && r.vhostOK && r.win == r.vhost
-}
-
 // route returns where a request goes on this listener.
 func (l *listenerEntry) route(req *Request) routing {
 	var out routing
