@@ -333,8 +333,8 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 			continue
 		}
 		ds = append(ds, Warningf(ReasonDuplicateRemote, obj, fmt.Sprintf("%s.remotes[%d]", field, i),
-			"server %q: remote %d removed: it repeats the type %q and URL %q of remote %d, which is kept as the first; ToolHive's registry server would keep one of them without a word; %s",
-			abbreviate(s.Name()), i, abbreviate(r.Type), abbreviate(redactURL(r.URL)), j, lost(rs[j].Raw, r.Raw)))
+			"server %q: remote %d removed: it repeats the type %q and URL %s of remote %d, which is kept as the first; ToolHive's registry server would keep one of them without a word; %s",
+			abbreviate(s.Name()), i, abbreviate(r.Type), Text(QuoteURL(r.URL)), j, lost(rs[j].Raw, r.Raw)))
 	}
 	if len(keep) == len(rs) && slices.IsSortedFunc(keep, compareRemote) {
 		return ds
@@ -342,22 +342,6 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 	slices.SortStableFunc(keep, compareRemote)
 	s.SetRemotes(keep)
 	return ds
-}
-
-// redactURL hides the userinfo of a URL a message repeats.
-func redactURL(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return u
-	}
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
-		return scheme + "://REDACTED@" + rest[at+1:]
-	}
-	return u
 }
 
 // ensureSchema makes "$schema" the entry's first member when it has none.

@@ -166,7 +166,7 @@ func TestCanonicalize(t *testing.T) {
 			name:  "userinfo is not repeated",
 			entry: `{"$schema":"x","name":"io.ex/a","remotes":[{"type":"sse","url":"https://u:secret@a.ex/"},{"type":"sse","url":"https://u:secret@a.ex/"}]}`,
 			want:  `{"$schema":"x","name":"io.ex/a","remotes":[{"type":"sse","url":"https://u:secret@a.ex/"}]}`,
-			diags: []string{`DuplicateRemote data.servers[0].remotes[1] server "io.ex/a": remote 1 removed: it repeats the type "sse" and URL "https://REDACTED@a.ex/" of remote 0`},
+			diags: []string{`DuplicateRemote data.servers[0].remotes[1] server "io.ex/a": remote 1 removed: it repeats the type "sse" and URL "https://***@a.ex/" of remote 0`},
 		},
 		{
 			name: "a repeated package: keyed by registryType, identifier and transport type",

@@ -227,17 +227,12 @@ func report(e *env, c *common, ds model.Diagnostics) {
 }
 
 // emit prints a registry document and the diagnostics and picks the exit
-// status. A document without servers (EmptyRegistry) is not printed: ToolHive's
-// registry server would refuse it, so a pipeline must not publish it.
+// status. A document that comes with an Error is not printed; one without
+// servers (EmptyRegistry) is such a case, since ToolHive's registry server
+// would refuse it and a pipeline must not publish it.
 func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
 	report(e, c, ds)
 	if doc == nil {
-		return exitError
-	}
-	if len(ds.WithReason(model.ReasonEmptyRegistry)) > 0 {
-		if c.diagnostics == "text" {
-			fmt.Fprintln(e.stderr, "mcpreg: no document written: it would have no server (EmptyRegistry)")
-		}
 		return exitError
 	}
 	// Any Error stops the verb: the document a library function still

@@ -84,7 +84,7 @@ func discoverCaseFlags(t *testing.T, dir string) []string {
 
 // emptyNotice is the line the CLI adds when it refuses to print a document
 // without servers.
-const emptyNotice = "mcpreg: no document written: it would have no server (EmptyRegistry)\n"
+const emptyNotice = "mcpreg: no document written: 1 error (EmptyRegistry)\n"
 
 // TestDiscoverGolden runs 'mcpreg discover' on every library golden case
 // (testdata/discovery): the CLI prints what the library computes.
