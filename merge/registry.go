@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,6 +17,9 @@ import (
 // when entry is "", the only entry with a ConfigMap source. The error says
 // why none fits, listing the candidates.
 func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
+	if reg == nil {
+		return -1, errors.New("no MCPRegistry given (nil)")
+	}
 	ref := model.Ref(model.KindMCPRegistry, &reg.ObjectMeta)
 	if reg.UsesConfigYAML() {
 		return -1, fmt.Errorf("%s has the registry server's own configuration (spec.configYAML, ToolHive's v1beta1 shape) and names no ConfigMap source", ref)

@@ -31,6 +31,9 @@ const (
 // ToolHive's own registry storage ConfigMap is). Such ConfigMaps hold merged
 // data and are never selected by a label selector.
 func IsGenerated(cm *corev1.ConfigMap) bool {
+	if cm == nil {
+		return false
+	}
 	if cm.Labels[GeneratedByLabel] != "" {
 		return true
 	}

@@ -29,6 +29,9 @@ const sourceRuleMessage = "exactly one source type must be specified (configMapR
 // configYAML is set.
 func ValidateMCPRegistry(reg *model.MCPRegistry) field.ErrorList {
 	var errs field.ErrorList
+	if reg == nil {
+		return append(errs, field.Required(field.NewPath("spec"), "no MCPRegistry given (nil)"))
+	}
 	if reg.UsesConfigYAML() {
 		if reg.Spec.ConfigYAML == "" {
 			errs = append(errs, field.Required(field.NewPath("spec", "configYAML"), "the registry server's configuration"))

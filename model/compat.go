@@ -70,6 +70,9 @@ const metaExpansion = 6
 // entry has no such block, an empty one or one that does not decode (the
 // server measures nothing then; the schema check rejects the last).
 func PublisherMetaSize(s *Server) int {
+	if s == nil {
+		return 0
+	}
 	raw := publisherBlock(s)
 	if raw == nil {
 		return 0

@@ -207,12 +207,18 @@ type MCPGroupStatus struct {
 
 // Ref returns the ObjectRef of an object of the given kind.
 func Ref(kind string, meta *metav1.ObjectMeta) ObjectRef {
+	if meta == nil {
+		return ObjectRef{Kind: kind}
+	}
 	return ObjectRef{Kind: kind, Namespace: meta.Namespace, Name: meta.Name}
 }
 
 // FullRef returns the ObjectRef of an object with its apiVersion and UID,
 // what an Event's involved object and an ownerReference need.
 func FullRef(apiVersion, kind string, meta *metav1.ObjectMeta) ObjectRef {
+	if meta == nil {
+		return ObjectRef{APIVersion: apiVersion, Kind: kind}
+	}
 	return ObjectRef{APIVersion: apiVersion, Kind: kind, Namespace: meta.Namespace, Name: meta.Name, UID: string(meta.UID)}
 }
 

@@ -47,6 +47,9 @@ func Normalize(s *Server, obj ObjectRef, fieldPrefix string) (ok bool, ds Diagno
 
 // NormalizeWith is Normalize with options.
 func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
+	if s == nil {
+		return false, Diagnostics{Warningf(ReasonInvalidEntry, obj, fieldPrefix, "entry skipped: no server (nil)")}
+	}
 	f := func(name string) string {
 		if fieldPrefix == "" {
 			return name
@@ -137,9 +140,16 @@ func Finish(r *Registry, obj ObjectRef) Diagnostics {
 // FinishWith is Finish with options for NormalizeWith.
 func FinishWith(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 	var ds Diagnostics
+	if r == nil {
+		return Diagnostics{Errorf(ReasonInvalidEntry, obj, "", "no registry document (nil)")}
+	}
 	kept := r.Servers[:0]
 	first := make(map[string]string, len(r.Servers))
 	for i, s := range r.Servers {
+		if s == nil {
+			ds = append(ds, Warningf(ReasonInvalidEntry, obj, fmt.Sprintf("data.servers[%d]", i), "entry skipped: no server (nil)"))
+			continue
+		}
 		field := s.Origin()
 		if field == "" {
 			field = fmt.Sprintf("data.servers[%d]", i)

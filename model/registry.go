@@ -97,6 +97,10 @@ func NewRegistry(lastUpdated string, servers []*Server) *Registry {
 // SortServers orders the servers by name, then by their JSON bytes, so that
 // output does not depend on input order.
 func (r *Registry) SortServers() {
+	if r == nil {
+		return
+	}
+	r.Servers = r.present()
 	slices.SortStableFunc(r.Servers, func(a, b *Server) int {
 		if c := strings.Compare(a.Name(), b.Name()); c != 0 {
 			return c
@@ -105,8 +109,20 @@ func (r *Registry) SortServers() {
 	})
 }
 
+// present returns the servers without nil ones: a nil entry is no server,
+// and writing or sorting skips it rather than fail.
+func (r *Registry) present() []*Server {
+	if !slices.Contains(r.Servers, nil) {
+		return r.Servers
+	}
+	return slices.DeleteFunc(slices.Clone(r.Servers), func(s *Server) bool { return s == nil })
+}
+
 // AppendJSON appends the document as compact JSON.
 func (r *Registry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		r = &Registry{}
+	}
 	w := sliceWriter{dst}
 	r.writeJSON(&w)
 	return w.b
@@ -119,6 +135,9 @@ func (r *Registry) AppendJSON(dst []byte) []byte {
 // plus one byte, so a large document is built in a single allocation and a
 // trailing newline still fits.
 func (r *Registry) WriteTo(w io.Writer) (int64, error) {
+	if r == nil {
+		r = &Registry{}
+	}
 	if g, ok := w.(interface{ Grow(int) }); ok {
 		g.Grow(r.compactLen() + 1)
 	}
@@ -169,7 +188,7 @@ func (r *Registry) writeJSON(w io.Writer) {
 	_, _ = w.Write(buf)
 	comma, open, closing := []byte{','}, []byte{'['}, []byte{']'}
 	write(open)
-	for i, s := range r.Servers {
+	for i, s := range r.present() {
 		if i > 0 {
 			write(comma)
 		}
@@ -198,7 +217,7 @@ func (r *Registry) writeJSON(w io.Writer) {
 func (r *Registry) compactLen() int {
 	n := len(`{"$schema":,"version":,"meta":{"last_updated":},"data":{"servers":[]}}`) +
 		quotedLen(r.Schema) + quotedLen(r.Version) + quotedLen(r.LastUpdated)
-	for i, s := range r.Servers {
+	for i, s := range r.present() {
 		if i > 0 {
 			n++
 		}
@@ -217,6 +236,9 @@ func (r *Registry) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil), nil
 // with a trailing newline — the bytes json.Indent makes of AppendJSON's,
 // written in one pass.
 func (r *Registry) Encode() []byte {
+	if r == nil {
+		r = &Registry{}
+	}
 	return r.appendIndent(nil)
 }
 
@@ -241,7 +263,7 @@ func (r *Registry) appendIndent(dst []byte) []byte {
 	dst = append(dst, `"data": {`...)
 	dst = jsonx.AppendNewline(dst, 2)
 	dst = append(dst, `"servers": [`...)
-	for i, s := range r.Servers {
+	for i, s := range r.present() {
 		if i > 0 {
 			dst = append(dst, ',')
 		}

@@ -178,8 +178,14 @@ func (s *Server) Origin() string {
 // setOriginElement records that the entry is element i of the list at path.
 func (s *Server) setOriginElement(path string, i int) { s.origin, s.originIndex = path, i+1 }
 
-// Name returns the entry's name, or "" when absent or not a string.
-func (s *Server) Name() string { return s.name }
+// Name returns the entry's name, or "" when absent or not a string (or s is
+// nil).
+func (s *Server) Name() string {
+	if s == nil {
+		return ""
+	}
+	return s.name
+}
 
 // Description returns the entry's description, or "". It is decoded when
 // asked for: a merge checks the descriptions of many entries without
@@ -222,6 +228,9 @@ func (s *Server) SetVersion(v string) {
 // Get returns the raw value of a top-level key. It shares memory with the
 // data the entry was parsed from (which may be a string's): do not modify it.
 func (s *Server) Get(key string) (json.RawMessage, bool) {
+	if s == nil {
+		return nil, false
+	}
 	for _, m := range s.members {
 		if m.Key == key {
 			return m.Value, true
@@ -460,6 +469,9 @@ func finishTags(tags []string) []string {
 
 // AppendJSON appends the entry as compact JSON, members in order.
 func (s *Server) AppendJSON(dst []byte) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
 	if s.text != nil {
 		return append(dst, s.text...)
 	}

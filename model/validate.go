@@ -133,6 +133,9 @@ func abbreviate(s string) string {
 // version comparison meaningless). Where a key is repeated inside an object
 // the last one counts, as in encoding/json.
 func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
+	if s == nil {
+		return Diagnostics{Errorf(ReasonInvalidEntry, obj, fieldPrefix, "no server entry (nil)")}
+	}
 	v := validator{server: s, obj: obj, prefix: fieldPrefix}
 	v.entry()
 	return v.ds
@@ -604,6 +607,9 @@ func (v *validator) argument(raw []byte) {
 // servers of different names. Diagnostics are on obj, sorted.
 func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 	var ds Diagnostics
+	if r == nil {
+		return Diagnostics{Errorf(ReasonInvalidEntry, obj, "", "no registry document (nil)")}
+	}
 	if !docVersionRE.MatchString(r.Version) {
 		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "version", "document version %q must match ^\\d+\\.\\d+\\.\\d+$", r.Version))
 	}
@@ -616,6 +622,9 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 	for i, s := range r.Servers {
 		field := fmt.Sprintf("data.servers[%d]", i)
 		ds = append(ds, ValidateServer(s, obj, field)...)
+		if s == nil {
+			continue
+		}
 		// Several versions of one server are several entries with one name,
 		// as ToolHive's registry server keeps them; one version twice is not.
 		nv := nameVersion{s.Name(), s.Version()}
