@@ -74,6 +74,22 @@ func NewIndex(opts Options, objs ...any) (*Index, error) {
 // Len is the number of objects the index holds.
 func (ix *Index) Len() int { return len(ix.store) }
 
+// Get returns the object held under obj's kind, namespace and name (the
+// state before a change, for a handler that has only the new one), and
+// false when there is none or obj cannot be read.
+func (ix *Index) Get(obj any) (any, bool) {
+	o, err := Normalize(obj)
+	if err != nil {
+		return nil, false
+	}
+	ref, ok := storeRef(o)
+	if !ok {
+		return nil, false
+	}
+	held, ok := ix.store[ref]
+	return held, ok
+}
+
 // Add records a created object (an informer's OnAdd). An object already
 // held under the same kind, namespace and name is replaced.
 func (ix *Index) Add(obj any) error {
