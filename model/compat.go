@@ -368,6 +368,9 @@ func ensureSchema(s *Server) {
 // version, newest first, spells numbers as encoding/json does (2.0 as 2)
 // and adds an empty _meta.
 func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
+	if s == nil {
+		return false, Diagnostics{Warningf(ReasonInvalidEntry, obj, field, "entry skipped: no server (nil)")}
+	}
 	f := func(name string) string {
 		if field == "" {
 			return name
