@@ -416,3 +416,35 @@ func EmptyRegistryDiagnostic(obj ObjectRef, field, why string) Diagnostic {
 	return Errorf(ReasonEmptyRegistry, obj, field,
 		"the registry document has no server (%s); ToolHive's registry server refuses an empty registry and keeps serving the servers it had, so the registry would silently stop changing", why)
 }
+
+// CheckServerCompat reports what ToolHive's registry server would refuse or
+// change silently in a document that passes the upstream rules, without
+// changing r: no server at all (EmptyRegistry) and a publisher-provided
+// _meta over opts' limit (MetaTooLarge) or a repeated package
+// (DuplicatePackage), each of which fails the whole sync, are Errors; a
+// repeated remote (DuplicateRemote) and a _meta number a float64 changes
+// (InexactNumber) are Warnings. It is what `mcpreg validate` adds to
+// ValidateRegistry; documents the library writes pass it.
+func CheckServerCompat(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
+	var ds Diagnostics
+	if len(r.Servers) == 0 {
+		ds = append(ds, EmptyRegistryDiagnostic(obj, "data.servers", "the document lists none"))
+	}
+	for i, s := range r.Servers {
+		field := fmt.Sprintf("data.servers[%d]", i)
+		_, cds := Canonicalize(s.Clone(), obj, field, opts)
+		for _, d := range cds {
+			switch d.Reason {
+			case ReasonMetaTooLarge, ReasonDuplicatePackage:
+				d.Severity = SeverityError
+			}
+			// The entry is not changed here: say what is wrong, not what
+			// a merge or conversion would do about it.
+			d.Message = strings.Replace(d.Message, " removed: it repeats", " repeats", 1)
+			d.Message = strings.Replace(d.Message, " skipped: its", ": its", 1)
+			ds = append(ds, d)
+		}
+	}
+	ds.Sort()
+	return ds
+}

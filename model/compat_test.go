@@ -268,3 +268,36 @@ func TestConvertEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckServerCompat: what validation adds for ToolHive's registry
+// server, with the entry left as it is.
+func TestCheckServerCompat(t *testing.T) {
+	doc := `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[` +
+		`{"name":"io.ex/pkgs","description":"d","version":"1.0.0","packages":[{"registryType":"npm","identifier":"a","transport":{"type":"stdio"}},{"registryType":"npm","identifier":"a","transport":{"type":"stdio"}}]},` +
+		`{"name":"io.ex/remotes","description":"d","version":"1.0.0","remotes":[{"type":"sse","url":"https://a.ex/"},{"type":"sse","url":"https://a.ex/"}]},` +
+		metaEntry(`{"k":"`+strings.Repeat("<", 50_000)+`"}`) + `]}}`
+	reg, ds := Parse([]byte(doc), ParseOptions{Source: compatObj})
+	if reg == nil {
+		t.Fatal(ds)
+	}
+	before := string(reg.AppendJSON(nil))
+	got := CheckServerCompat(reg, compatObj, NormalizeOptions{})
+	if string(reg.AppendJSON(nil)) != before {
+		t.Error("the document was changed")
+	}
+	var lines []string
+	for _, d := range got {
+		lines = append(lines, d.Severity.String()+" "+string(d.Reason)+" "+d.Field)
+	}
+	want := []string{"Error DuplicatePackage data.servers[0].packages[1]", "Warning DuplicateRemote data.servers[1].remotes[1]", "Error MetaTooLarge data.servers[2]._meta"}
+	if d := cmp.Diff(want, lines); d != "" {
+		t.Errorf("(-want +got):\n%s\n%v", d, got)
+	}
+	if !strings.Contains(got[0].Message, "package 1 repeats the registryType") || !strings.Contains(got[2].Message, `server "io.ex/meta": its publisher-provided _meta measures 300008 bytes`) {
+		t.Errorf("messages: %v", got)
+	}
+	empty, _ := Parse([]byte(`{"data":{"servers":[]}}`), ParseOptions{Source: compatObj})
+	if e := CheckServerCompat(empty, compatObj, NormalizeOptions{}); len(e) != 1 || e[0].Reason != ReasonEmptyRegistry || e[0].Severity != SeverityError {
+		t.Errorf("empty: %v", e)
+	}
+}

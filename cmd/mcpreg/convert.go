@@ -71,6 +71,12 @@ func runValidate(e *env, args []string) int {
 	}
 	src := fileRef(pos[0])
 	ds := model.ValidateJSON(data, src)
+	// What ToolHive's registry server refuses or changes in a document the
+	// upstream rules accept.
+	if reg, _ := model.Parse(data, model.ParseOptions{Format: model.FormatUpstream, Source: src}); reg != nil {
+		ds = append(ds, model.CheckServerCompat(reg, src, model.NormalizeOptions{})...)
+		ds.Sort()
+	}
 	report(e, &c, ds)
 	if ds.HasErrors() {
 		if c.diagnostics == "text" {
