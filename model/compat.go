@@ -313,7 +313,14 @@ func compareRemote(a, b Remote) int {
 // earlier one and orders the rest by type, then URL (byte order), the order
 // the registry server lists them in.
 func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
-	if raw, ok := s.Get(KeyRemotes); !ok || jsonx.Kind(raw) != '[' {
+	raw, ok := s.Get(KeyRemotes)
+	if !ok || jsonx.Kind(raw) != '[' {
+		return nil
+	}
+	// Fewer than two elements: nothing to remove or order, and no need to
+	// build the list.
+	n := 0
+	if jsonx.ForEachElement(raw, func([]byte) bool { n++; return n < 2 }); n < 2 {
 		return nil
 	}
 	rs := s.Remotes()
@@ -345,11 +352,18 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 }
 
 // ensureSchema makes "$schema" the entry's first member when it has none.
+// An entry still written as the bytes it was read from keeps them, the
+// member written before them (see Server.textSchema): a large merge then
+// still copies each entry once instead of writing it member by member.
 func ensureSchema(s *Server) {
 	if _, ok := s.Get(KeySchema); ok {
 		return
 	}
-	s.text = nil
+	if s.text == nil || len(s.members) == 0 {
+		s.text = nil
+	} else {
+		s.textSchema = true
+	}
 	s.members = slices.Insert(s.members, 0, jsonx.Member{Key: KeySchema, Value: json.RawMessage(serverSchemaLiteral)})
 }
 
@@ -368,6 +382,9 @@ func ensureSchema(s *Server) {
 // version, newest first, spells numbers as encoding/json does (2.0 as 2)
 // and adds an empty _meta.
 func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
+	if s == nil {
+		return false, Diagnostics{Warningf(ReasonInvalidEntry, obj, field, "entry skipped: no server (nil)")}
+	}
 	f := func(name string) string {
 		if field == "" {
 			return name

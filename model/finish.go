@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -78,7 +79,9 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 		ds = append(ds, Warningf(ReasonInvalidEntry, obj, f(key), "server %q skipped: %s", s.Name(), Text(why)))
 		return false, ds
 	}
-	ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
+	if !remoteURLsPlain(s) {
+		ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
+	}
 	var problems []string
 	for _, d := range ValidateServer(s, obj, fieldPrefix) {
 		switch d.Severity {
@@ -124,6 +127,40 @@ func dropInvalidRemoteURLs(s *Server, obj ObjectRef, field string) Diagnostics {
 		s.SetRemotes(keep)
 	}
 	return ds
+}
+
+// remoteURLsPlain reports whether every remote URL of s is one plainURL
+// accepts as written, read in place without decoding: then
+// dropInvalidRemoteURLs has nothing to do, and the common entry is checked
+// without allocating. A URL written with escapes, or not plain, says false.
+func remoteURLsPlain(s *Server) bool {
+	raw, ok := s.Get(KeyRemotes)
+	if !ok {
+		return true
+	}
+	plain := true
+	err := jsonx.ForEachElement(raw, func(el []byte) bool {
+		var url []byte
+		_ = jsonx.ForEachMember(el, func(k, v []byte) bool {
+			if jsonx.KeyIs(k, "url") {
+				url = v // the last one counts, as in Remotes
+			}
+			return true
+		})
+		switch {
+		case url == nil:
+			// Not an object, or no "url": Remotes gives an empty URL,
+			// which is kept.
+		case len(url) < 2 || url[0] != '"' || url[len(url)-1] != '"' || bytes.IndexByte(url, '\\') >= 0:
+			plain = false
+		case len(url) == 2:
+			// "": kept, as an empty URL is.
+		default:
+			_, plain = plainURL(url[1 : len(url)-1])
+		}
+		return plain
+	})
+	return plain && err == nil
 }
 
 // Finish makes r fit to emit: every server normalised (see Normalize) or

@@ -187,10 +187,19 @@ func (r *Registry) writeJSON(w io.Writer) {
 	buf = append(buf, `},"data":{"servers":`...)
 	_, _ = w.Write(buf)
 	comma, open, closing := []byte{','}, []byte{'['}, []byte{']'}
+	var schemaPrefix []byte
 	write(open)
 	for i, s := range r.present() {
 		if i > 0 {
 			write(comma)
+		}
+		if s.text != nil && s.textSchema {
+			if schemaPrefix == nil {
+				schemaPrefix = []byte(schemaMemberPrefix)
+			}
+			write(schemaPrefix)
+			write(s.text[1:])
+			continue
 		}
 		if s.text != nil {
 			write(s.text)

@@ -57,6 +57,10 @@ type Server struct {
 	// every key written as AppendQuote writes it. Writing a large merge is
 	// then one copy per entry.
 	text []byte
+	// textSchema is set when text lacks the "$schema" member that members
+	// start with (added by Canonicalize): text is then written after
+	// schemaMemberPrefix, without its own "{".
+	textSchema bool
 	// raw is the entry's text as read and index, when indexed, where its
 	// objects and arrays lie in raw, recorded by the pass that validated the
 	// JSON (bigNumbers: whether it holds a number that may not fit a
@@ -67,6 +71,10 @@ type Server struct {
 	indexed    bool
 	bigNumbers bool
 }
+
+// schemaMemberPrefix is what an entry whose first member is "$schema" set
+// to ServerSchemaURL starts with, up to the next member.
+const schemaMemberPrefix = `{"` + KeySchema + `":` + serverSchemaLiteral + `,`
 
 // NewServer returns an entry with $schema, name, description and version set.
 func NewServer(name, description, version string) *Server {
@@ -245,7 +253,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 	if key == KeyName {
 		s.name, _ = jsonx.String(value)
 	}
-	s.text = nil
+	s.text, s.textSchema = nil, false
 	if s.compact && hasSpace(value) {
 		s.compact = false
 	}
@@ -260,7 +268,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 
 // Delete removes a top-level key.
 func (s *Server) Delete(key string) {
-	s.text = nil
+	s.text, s.textSchema = nil, false
 	s.members = slices.DeleteFunc(s.members, func(m jsonx.Member) bool { return m.Key == key })
 	if key == KeyName {
 		s.name = ""
@@ -473,6 +481,10 @@ func (s *Server) AppendJSON(dst []byte) []byte {
 		return append(dst, "null"...)
 	}
 	if s.text != nil {
+		if s.textSchema {
+			dst = append(dst, schemaMemberPrefix...)
+			return append(dst, s.text[1:]...)
+		}
 		return append(dst, s.text...)
 	}
 	dst = append(dst, '{')
@@ -508,6 +520,9 @@ func (s *Server) fromRaw(value []byte) bool {
 // the entry is not compact.
 func (s *Server) compactLen() int {
 	if s.text != nil {
+		if s.textSchema {
+			return len(schemaMemberPrefix) + len(s.text) - 1
+		}
 		return len(s.text)
 	}
 	n := 2 // braces

@@ -46,6 +46,118 @@ const MaxURLLength = 2048
 // Error messages quote the input with QuoteURL: user information masked,
 // control characters escaped, long input cut.
 func CheckURL(raw string) (normalized string, insecure bool, err error) {
+	if insecure, ok := plainURL(raw); ok {
+		return raw, insecure, nil
+	}
+	return checkURL(raw)
+}
+
+// plainURL reports whether raw is a URL CheckURL accepts exactly as written,
+// decided in one pass over its bytes without allocating: most URLs in
+// registry data are such, and a large merge checks every one. It accepts
+// only the plain form: "https://" or "http://" in lower case; a host of
+// lower-case letters, digits, "-", "_" and "." that is a valid DNS name
+// whose last label is not a number (so not an IPv4 address); an optional
+// port without leading zeros, from 1 to 65535, other than the scheme's
+// default; then a path and query of URL bytes without "%" or "#". Every
+// other URL (and every refusal) is left to checkURL, the full check, which
+// agrees on all that plainURL accepts (TestPlainURLAgreesWithCheckURL).
+// insecure is true for http.
+func plainURL[T string | []byte](raw T) (insecure, ok bool) {
+	if len(raw) > MaxURLLength {
+		return false, false
+	}
+	i := 0
+	switch {
+	case hasLowerPrefix(raw, "https://"):
+		i = len("https://")
+	case hasLowerPrefix(raw, "http://"):
+		i, insecure = len("http://"), true
+	default:
+		return false, false
+	}
+	hostStart, label := i, i
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		if c == '/' || c == '?' || c == ':' {
+			break
+		}
+		if c == '.' {
+			if !plainLabel(raw[label:i]) {
+				return false, false
+			}
+			label = i + 1
+			continue
+		}
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false, false
+		}
+	}
+	last := raw[label:i]
+	if n := i - hostStart; n > 253 || !plainLabel(last) || numericLabel(last) {
+		return false, false
+	}
+	if i < len(raw) && raw[i] == ':' {
+		i++
+		start, port := i, 0
+		for ; i < len(raw) && raw[i] != '/' && raw[i] != '?'; i++ {
+			c := raw[i]
+			if c < '0' || c > '9' || i-start >= 5 {
+				return false, false
+			}
+			port = port*10 + int(c-'0')
+		}
+		if i == start || raw[start] == '0' || port > 65535 ||
+			insecure && port == 80 || !insecure && port == 443 {
+			return false, false
+		}
+	}
+	for ; i < len(raw); i++ {
+		if c := raw[i]; c == '%' || c == '#' || !urlByte(c) {
+			return false, false
+		}
+	}
+	return insecure, true
+}
+
+// hasLowerPrefix reports whether raw starts with prefix, byte for byte.
+func hasLowerPrefix[T string | []byte](raw T, prefix string) bool {
+	if len(raw) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if raw[i] != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// plainLabel reports whether a label of lower-case letters, digits, "-"
+// and "_" is one validHostname accepts: 1 to 63 bytes, starting and ending
+// with a letter or digit.
+func plainLabel[T string | []byte](l T) bool {
+	return len(l) > 0 && len(l) <= 63 && alnum(l[0]) && alnum(l[len(l)-1])
+}
+
+// numericLabel is endsInNumber for the last label of a plain host: decimal
+// digits, or "0x" and hexadecimal digits.
+func numericLabel[T string | []byte](l T) bool {
+	digits, hex := true, len(l) >= 2 && l[0] == '0' && l[1] == 'x'
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c < '0' || c > '9' {
+			digits = false
+		}
+		if i >= 2 && !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			hex = false
+		}
+	}
+	return digits || hex
+}
+
+// checkURL is CheckURL's full check, for every URL plainURL does not settle.
+func checkURL(raw string) (normalized string, insecure bool, err error) {
 	if raw == "" {
 		return "", false, errors.New("URL is empty")
 	}
