@@ -84,7 +84,7 @@ func genChange(t *rapid.T, snap Snapshot) change {
 	var hasOld, hasNew bool
 	meta := func(m *metav1.ObjectMeta, o *metav1.ObjectMeta) { m.Namespace, m.Name = o.Namespace, o.Name }
 	switch rapid.SampledFrom([]string{"Gateway", "HTTPRoute", "HTTPRoute", "Service", "Service", "ReferenceGrant", "ReferenceGrant/v1beta1",
-		"Namespace", "MCPServer", "MCPRemoteProxy", "VirtualMCPServer"}).Draw(t, "kind") {
+		"Namespace", "MCPServer", "MCPRemoteProxy", "VirtualMCPServer", "MCPServerEntry"}).Draw(t, "kind") {
 	case "Gateway":
 		var o, n *gwv1.Gateway
 		o, n, c.after.Gateways, hasOld, hasNew = pick(t, snap.Gateways, func() *gwv1.Gateway { return genGateway(t) },
@@ -143,6 +143,19 @@ func genChange(t *rapid.T, snap Snapshot) change {
 		o, n, c.after.VirtualMCPServers, hasOld, hasNew = pick(t, snap.VirtualMCPServers, func() *model.VirtualMCPServer {
 			return genResource(t, 2, rapid.SampledFrom(propNamespaces).Draw(t, "ns")).(*model.VirtualMCPServer)
 		}, func(n, o *model.VirtualMCPServer) { meta(&n.ObjectMeta, &o.ObjectMeta) })
+		c.old, c.new = o, n
+	case "MCPServerEntry":
+		var o, n *model.MCPServerEntry
+		o, n, c.after.MCPServerEntries, hasOld, hasNew = pick(t, snap.MCPServerEntries, func() *model.MCPServerEntry {
+			ns := rapid.SampledFrom(propNamespaces).Draw(t, "ns")
+			return &model.MCPServerEntry{ObjectMeta: genMeta(t, ns), Spec: model.MCPServerEntrySpec{
+				RemoteURL: rapid.SampledFrom([]string{"https://" + ns + ".example.com/0", "https://" + ns + ".example.com/1",
+					"http://10.0.0.1/mcp", "https://169.254.169.254/", "not a url"}).Draw(t, "remoteUrl"),
+				Transport:            rapid.SampledFrom([]string{"sse", "streamable-http", ""}).Draw(t, "transport"),
+				AllowPrivateEndpoint: rapid.Bool().Draw(t, "allowPrivate"),
+				GroupRef:             &model.GroupRef{Name: "g"},
+			}}
+		}, func(n, o *model.MCPServerEntry) { meta(&n.ObjectMeta, &o.ObjectMeta) })
 		c.old, c.new = o, n
 	}
 	// Absent states are untyped nil, or typed nil pointers, as callers pass
