@@ -177,28 +177,7 @@ func (ix *Index) AffectedByChange(old, new any) ([]model.ObjectRef, error) {
 func (ix *Index) Snapshot() Snapshot {
 	var s Snapshot
 	for _, obj := range ix.store {
-		switch o := obj.(type) {
-		case *model.MCPServer:
-			s.MCPServers = append(s.MCPServers, o)
-		case *model.MCPRemoteProxy:
-			s.MCPRemoteProxies = append(s.MCPRemoteProxies, o)
-		case *model.VirtualMCPServer:
-			s.VirtualMCPServers = append(s.VirtualMCPServers, o)
-		case *model.MCPServerEntry:
-			s.MCPServerEntries = append(s.MCPServerEntries, o)
-		case *model.MCPGroup:
-			s.MCPGroups = append(s.MCPGroups, o)
-		case *corev1.Service:
-			s.Services = append(s.Services, o)
-		case *corev1.Namespace:
-			s.Namespaces = append(s.Namespaces, o)
-		case *gwv1.Gateway:
-			s.Gateways = append(s.Gateways, o)
-		case *gwv1.HTTPRoute:
-			s.HTTPRoutes = append(s.HTTPRoutes, o)
-		case *gwv1.ReferenceGrant:
-			s.ReferenceGrants = append(s.ReferenceGrants, o)
-		}
+		s.put(obj)
 	}
 	return s
 }

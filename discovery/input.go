@@ -135,28 +135,33 @@ func (s *Snapshot) Add(objs ...any) error {
 		if err != nil {
 			return fmt.Errorf("object %d: %w", i, err)
 		}
-		switch o := o.(type) {
-		case *model.MCPServer:
-			s.MCPServers = append(s.MCPServers, o)
-		case *model.MCPRemoteProxy:
-			s.MCPRemoteProxies = append(s.MCPRemoteProxies, o)
-		case *model.VirtualMCPServer:
-			s.VirtualMCPServers = append(s.VirtualMCPServers, o)
-		case *model.MCPServerEntry:
-			s.MCPServerEntries = append(s.MCPServerEntries, o)
-		case *model.MCPGroup:
-			s.MCPGroups = append(s.MCPGroups, o)
-		case *corev1.Service:
-			s.Services = append(s.Services, o)
-		case *corev1.Namespace:
-			s.Namespaces = append(s.Namespaces, o)
-		case *gwv1.Gateway:
-			s.Gateways = append(s.Gateways, o)
-		case *gwv1.HTTPRoute:
-			s.HTTPRoutes = append(s.HTTPRoutes, o)
-		case *gwv1.ReferenceGrant:
-			s.ReferenceGrants = append(s.ReferenceGrants, o)
-		}
+		s.put(o)
 	}
 	return nil
+}
+
+// put appends o to the slice of its kind; other kinds are ignored.
+func (s *Snapshot) put(o any) {
+	switch o := o.(type) {
+	case *model.MCPServer:
+		s.MCPServers = append(s.MCPServers, o)
+	case *model.MCPRemoteProxy:
+		s.MCPRemoteProxies = append(s.MCPRemoteProxies, o)
+	case *model.VirtualMCPServer:
+		s.VirtualMCPServers = append(s.VirtualMCPServers, o)
+	case *model.MCPServerEntry:
+		s.MCPServerEntries = append(s.MCPServerEntries, o)
+	case *model.MCPGroup:
+		s.MCPGroups = append(s.MCPGroups, o)
+	case *corev1.Service:
+		s.Services = append(s.Services, o)
+	case *corev1.Namespace:
+		s.Namespaces = append(s.Namespaces, o)
+	case *gwv1.Gateway:
+		s.Gateways = append(s.Gateways, o)
+	case *gwv1.HTTPRoute:
+		s.HTTPRoutes = append(s.HTTPRoutes, o)
+	case *gwv1.ReferenceGrant:
+		s.ReferenceGrants = append(s.ReferenceGrants, o)
+	}
 }
