@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpreg/mcpreg/internal/dnsname"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -125,7 +126,7 @@ func checkGeneratedName(name string) string {
 // ends), with a fast path for names that obviously pass.
 func strictNameProblem(name string) string {
 	ns, server, _ := strings.Cut(name, "/")
-	if len(ns) >= 2 && len(server) >= 2 && alnum(ns[0]) && alnum(ns[len(ns)-1]) && alnum(server[0]) && alnum(server[len(server)-1]) {
+	if len(ns) >= 2 && len(server) >= 2 && dnsname.Alnum(ns[0]) && dnsname.Alnum(ns[len(ns)-1]) && dnsname.Alnum(server[0]) && dnsname.Alnum(server[len(server)-1]) {
 		return ""
 	}
 	_, strict := model.CheckName(name)

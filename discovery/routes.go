@@ -11,6 +11,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
+	"github.com/mcpreg/mcpreg/internal/dnsname"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
@@ -431,12 +432,12 @@ func checkRouteURL(u string) (string, bool, error) {
 }
 
 // plainAuthority reports whether a is host[:port] with a host name (not an
-// address: some label has a letter, "-" or "_") that validHostname accepts
+// address: some label has a letter, "-" or "_") that dnsname.Valid accepts
 // and a port from 1 to 65535: what checkHost accepts, in the common case,
 // without allocating.
 func plainAuthority(a string) bool {
 	host, port, hasPort := strings.Cut(a, ":")
-	if !validHostname(host) || strings.Trim(host, "0123456789.") == "" {
+	if !dnsname.Valid(host) || strings.Trim(host, "0123456789.") == "" {
 		return false
 	}
 	// A last label of digits or "0x…" makes the host an IPv4 address to a

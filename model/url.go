@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/mcpreg/mcpreg/internal/dnsname"
 )
 
 // MaxURLLength is the longest server URL accepted, in bytes.
@@ -134,10 +136,10 @@ func hasLowerPrefix[T string | []byte](raw T, prefix string) bool {
 }
 
 // plainLabel reports whether a label of lower-case letters, digits, "-"
-// and "_" is one validHostname accepts: 1 to 63 bytes, starting and ending
+// and "_" is one dnsname.Valid accepts: 1 to 63 bytes, starting and ending
 // with a letter or digit.
 func plainLabel[T string | []byte](l T) bool {
-	return len(l) > 0 && len(l) <= 63 && alnum(l[0]) && alnum(l[len(l)-1])
+	return len(l) > 0 && len(l) <= 63 && dnsname.Alnum(l[0]) && dnsname.Alnum(l[len(l)-1])
 }
 
 // numericLabel is endsInNumber for the last label of a plain host: decimal
@@ -246,7 +248,7 @@ func normalizeAuthority(hostport, scheme string) (string, error) {
 				return "", fmt.Errorf("host %q has a malformed percent escape", host)
 			}
 			for i := 0; i < len(decoded); i++ {
-				if c := decoded[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+				if c := decoded[i]; !dnsname.Alnum(c) && c != '-' && c != '_' && c != '.' {
 					return "", fmt.Errorf("host %q decodes to %q, which holds %s; a host is letters, digits, \"-\", \"_\" and \".\" (an internationalised name is written in its xn-- form)",
 						host, decoded, describeByte(c))
 				}
@@ -262,7 +264,7 @@ func normalizeAuthority(hostport, scheme string) (string, error) {
 			if ip != host {
 				return "", fmt.Errorf("host %q is the IPv4 address %s as browsers read it (WHATWG URL); write it as %s", host, ip, ip)
 			}
-		} else if !validHostname(host) {
+		} else if !dnsname.Valid(host) {
 			return "", fmt.Errorf("host %q is not a valid host name or IPv4 address", host)
 		}
 	}
@@ -366,30 +368,6 @@ func parseIPv4Number(p string) (uint64, bool) {
 	}
 	n, err := strconv.ParseUint(p, base, 64)
 	return n, err == nil
-}
-
-// validHostname reports whether host is dot-separated labels of 1 to 63
-// letters, digits, "-" and "_", each starting and ending with a letter or
-// digit, without a trailing dot, at most 253 bytes.
-func validHostname(host string) bool {
-	if host == "" || len(host) > 253 {
-		return false
-	}
-	for label := range strings.SplitSeq(host, ".") {
-		if label == "" || len(label) > 63 || !alnum(label[0]) || !alnum(label[len(label)-1]) {
-			return false
-		}
-		for i := 1; i < len(label)-1; i++ {
-			if c := label[i]; !alnum(c) && c != '-' && c != '_' {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-func alnum(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }
 
 // urlScheme returns the scheme of raw (RFC 3986 section 3.1:
