@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	goccyjson "github.com/goccy/go-json"
 	"github.com/gobwas/glob"
+	goccyjson "github.com/goccy/go-json"
 	upstreamv0 "github.com/modelcontextprotocol/registry/pkg/api/v0"
 	thtypes "github.com/stacklok/toolhive-core/registry/types"
 	corev1 "k8s.io/api/core/v1"
