@@ -254,6 +254,9 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 // clients are served and from its hash. Rather than rewrite it, the entry is
 // skipped (see NormalizeWith). key is the member holding it.
 func badText(s *Server) (key, why string) {
+	if s.textOK {
+		return "", ""
+	}
 	for _, m := range s.members {
 		if !utf8.ValidString(m.Key) {
 			return m.Key, "a member name is not valid UTF-8"

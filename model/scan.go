@@ -60,6 +60,9 @@ type scannedEntry struct {
 	spans      []jsonx.Span
 	indexed    bool
 	bigNumbers bool
+	// textOK is set when the scan found every key and string of the
+	// entry to be Unicode text (see Server.textOK).
+	textOK bool
 }
 
 // scan reads data in one pass. ok is false when data is not valid JSON (as
@@ -141,10 +144,12 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		}
 		spanOff := len(sc.spans)
 		room := cap(sc.spans) - len(sc.spans)
-		idx.Spans, idx.Base, idx.BigNumbers = sc.spans[len(sc.spans):len(sc.spans)], start, false
+		idx.Spans, idx.Base, idx.BigNumbers, idx.Text = sc.spans[len(sc.spans):len(sc.spans)], start, false, false
+		keyText := false
 		r.BeginObject()
 		for r.NextMember() {
 			key, info := r.KeyInfo()
+			keyText = keyText || r.KeyText()
 			literal = literal && info.Literal
 			mayRepeat = keys.Add(info) || mayRepeat
 			var value []byte
@@ -179,6 +184,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 			raw: r.Bytes(start), members: sc.chunk[first:end:end], object: true,
 			compact: r.LastSpace() < start, literal: literal, mayRepeat: mayRepeat,
 			spans: idx.Spans[:n:n], indexed: !sc.noIndex, bigNumbers: idx.BigNumbers,
+			textOK: !sc.noIndex && !idx.Text && !keyText,
 		})
 	}
 	sc.trim(inChunk, inSpans)
@@ -234,7 +240,7 @@ func (sc *scanned) upstreamCapture(data, servers []byte) []scannedEntry {
 // serverFrom builds the entry of a captured element in dst.
 func (sc *scanned) serverFrom(dst *Server, e *scannedEntry) {
 	ms := e.members
-	*dst = Server{members: ms, compact: e.compact}
+	*dst = Server{members: ms, compact: e.compact, textOK: e.textOK}
 	if e.indexed {
 		dst.raw, dst.index, dst.indexed, dst.bigNumbers = e.raw, e.spans, true, e.bigNumbers
 	}

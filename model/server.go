@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
@@ -70,6 +71,12 @@ type Server struct {
 	index      []jsonx.Span
 	indexed    bool
 	bigNumbers bool
+	// textOK is set when every key and string of the entry is known to be
+	// Unicode text — no invalid UTF-8, no lone surrogate escape — so that
+	// badText has nothing to look for: the scan that validated the JSON
+	// found no byte of 0x80 or more and no surrogate escape, and every
+	// member set since was checked as it was set.
+	textOK bool
 }
 
 // schemaMemberPrefix is what an entry whose first member is "$schema" set
@@ -254,6 +261,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 		s.name, _ = jsonx.String(value)
 	}
 	s.text, s.textSchema = nil, false
+	s.textOK = s.textOK && utf8.ValidString(key) && textProblemAt(value) < 0
 	if s.compact && hasSpace(value) {
 		s.compact = false
 	}
