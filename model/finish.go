@@ -139,9 +139,10 @@ func remoteURLsPlain(s *Server) bool {
 		return true
 	}
 	plain := true
-	err := jsonx.ForEachElement(raw, func(el []byte) bool {
+	x := s.spanIndex()
+	err := jsonx.ForEachElementIn(raw, &x, func(el []byte) bool {
 		var url []byte
-		_ = jsonx.ForEachMember(el, func(k, v []byte) bool {
+		_ = jsonx.ForEachMemberIn(el, &x, func(k, v []byte) bool {
 			if jsonx.KeyIs(k, "url") {
 				url = v // the last one counts, as in Remotes
 			}

@@ -309,6 +309,10 @@ type Index struct {
 	// BigNumbers is set when a number read may be beyond the range of a
 	// float64: one with an exponent or more than 308 characters.
 	BigNumbers bool
+	// Inexact is set when a number read may not be held exactly by a
+	// float64: one with a fraction or an exponent, or more than 15
+	// characters. An integer of at most 15 digits always is.
+	Inexact bool
 	// Text is set when a string read (key or value) may not be Unicode
 	// text: when it holds a byte of 0x80 or more or a \u escape of the
 	// UTF-16 surrogate range, the only ways JSON text json.Valid accepts
@@ -697,8 +701,11 @@ value:
 	default:
 		start := i
 		i = scanNumber(data, i)
-		if i-start > 308 || i > start && bytes.ContainsAny(data[start:i], "eE") {
-			idx.BigNumbers = true
+		if i-start > 15 || i > start && bytes.ContainsAny(data[start:i], ".eE") {
+			idx.Inexact = true
+			if i-start > 308 || bytes.ContainsAny(data[start:i], "eE") {
+				idx.BigNumbers = true
+			}
 		}
 	}
 	if i < 0 {
