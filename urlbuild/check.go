@@ -291,7 +291,7 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 		return false
 	}
 	var rw *gwv1.HTTPURLRewriteFilter
-	if x.r.ref == c.a.Route && x.m.rule == c.ruleIndex {
+	if x.r.route.Namespace == c.a.Route.Namespace && x.r.route.Name == c.a.Route.Name && x.m.rule == c.ruleIndex {
 		rw = c.rewrite
 	} else {
 		if !c.hasBackend {
@@ -314,7 +314,7 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 			return false
 		}
 		var ok bool
-		if rw, _, ok = ruleRewrite(rule, x.m.rule, first, x.r.ref); !ok {
+		if rw, _, ok = ruleRewrite(rule, x.m.rule, first, x.r.ref()); !ok {
 			return false
 		}
 	}
