@@ -324,9 +324,11 @@ type routeGroup struct {
 	// implementation-specific.
 	regex []cand
 	// sorted indexes cands by match type (Exact first) and value (the
-	// Exact path, the trimmed PathPrefix) when the group is large, for a
-	// binary search; nil otherwise (a scan is as fast).
-	sorted []int32
+	// Exact path, the trimmed PathPrefix) when the group is large; nil
+	// otherwise (a scan is as fast). starts gives where each key's run
+	// begins in sorted, by type rank.
+	sorted []sortedMatch
+	starts [2]map[string]int32
 	// methods reports whether a match has a method condition or is a
 	// RegularExpression.
 	methods bool
@@ -377,38 +379,53 @@ func (g *routeGroup) finish() {
 	if len(g.cands) <= smallGroup {
 		return
 	}
-	g.sorted = make([]int32, len(g.cands))
-	for i := range g.sorted {
-		g.sorted[i] = int32(i)
+	g.sorted = make([]sortedMatch, len(g.cands))
+	for i, c := range g.cands {
+		g.sorted[i] = sortedMatch{rank: typeRank(c.m.typ), value: c.m.value, at: int32(i)}
 	}
-	slices.SortFunc(g.sorted, func(a, b int32) int {
-		x, y := g.cands[a].m, g.cands[b].m
-		return cmp.Or(cmp.Compare(typeRank(x.typ), typeRank(y.typ)), strings.Compare(x.value, y.value))
-	})
+	slices.SortFunc(g.sorted, sortedMatch.compare)
+	for i, m := range g.sorted {
+		if i > 0 && g.sorted[i-1].compare(m) == 0 {
+			continue
+		}
+		if g.starts[m.rank] == nil {
+			g.starts[m.rank] = make(map[string]int32)
+		}
+		g.starts[m.rank][m.value] = int32(i)
+	}
+}
+
+// sortedMatch is an entry of routeGroup.sorted: the key of cands[at],
+// held inline so that a search reads one array.
+type sortedMatch struct {
+	value string
+	rank  int32
+	at    int32
+}
+
+func (a sortedMatch) compare(b sortedMatch) int {
+	return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(a.value, b.value))
 }
 
 // typeRank orders the match types of routeGroup.sorted.
-func typeRank(t gwv1.PathMatchType) int {
+func typeRank(t gwv1.PathMatchType) int32 {
 	if t == gwv1.PathMatchExact {
 		return 0
 	}
 	return 1
 }
 
-// lookup returns the indexes in cands of the matches of type typ (Exact or
-// PathPrefix) and value, from sorted.
-func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) []int32 {
-	rank := typeRank(typ)
-	key := func(i int32) (int, string) { m := g.cands[i].m; return typeRank(m.typ), m.value }
-	lo, _ := slices.BinarySearchFunc(g.sorted, 0, func(i int32, _ int) int {
-		r, v := key(i)
-		return cmp.Or(cmp.Compare(r, rank), strings.Compare(v, value))
-	})
-	hi := lo
-	for hi < len(g.sorted) {
-		if r, v := key(g.sorted[hi]); r != rank || v != value {
-			break
-		}
+// lookup returns the entries of sorted for the matches of type typ (Exact
+// or PathPrefix) and value.
+func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) []sortedMatch {
+	key := sortedMatch{rank: typeRank(typ), value: value}
+	at, found := g.starts[key.rank][value]
+	if !found {
+		return nil
+	}
+	lo := int(at)
+	hi := lo + 1
+	for hi < len(g.sorted) && g.sorted[hi].compare(key) == 0 {
 		hi++
 	}
 	return g.sorted[lo:hi]
@@ -427,12 +444,12 @@ func best(cands []cand, req *Request) (cand, bool) {
 	return b, found
 }
 
-// bestOf is best among cands[ids].
-func bestOf(cands []cand, ids []int32, req *Request) (cand, bool) {
+// bestOf is best among the cands that ids point to.
+func bestOf(cands []cand, ids []sortedMatch, req *Request) (cand, bool) {
 	var b cand
 	found := false
 	for _, i := range ids {
-		if c := cands[i]; c.m.takesRequest(req) && (!found || comparePrecedence(c, b) < 0) {
+		if c := cands[i.at]; c.m.takesRequest(req) && (!found || comparePrecedence(c, b) < 0) {
 			b, found = c, true
 		}
 	}
