@@ -44,7 +44,7 @@ type urlCheck struct {
 	backendRef  *gwv1.BackendRef
 	backend     backendKey
 	haveBackend bool
-	reqs       [3]clientRequest
+	reqs        [3]clientRequest
 	// memo is the backend path of the last rule path seen (the same for
 	// every origin); cur is the URL path being checked with its backend
 	// path, and curMatch the match it came from, which needs no rewrite to
