@@ -13,6 +13,8 @@
 //   - AffectedBy and AffectedByChange map a ConfigMap event to the owners to
 //     reconcile (the watch mapping, shaped for controller-runtime's
 //     handler.EnqueueRequestsFromMapFunc and handler.Funcs);
+//   - Incremental keeps a merge up to date one ConfigMap event at a time,
+//     reading only the ConfigMap that changed, with the result Merge gives;
 //   - SyncInputFor and DecideSync decide whether to sync now;
 //   - OutputConfigMap renders the ConfigMap to write, which also keeps the
 //     per-source content hash and filter hash as annotations
