@@ -100,7 +100,7 @@ func runMerge(e *env, args []string) int {
 		}
 		res = f.mergeSelected(objs.ConfigMaps, strategy, lastUpdated)
 	}
-	code := emit(e, &f.common, res.Document(), res.Diagnostics)
+	code := emitRegistry(e, &f.common, res.Registry, res.Diagnostics)
 	if code == exitOK && f.diagnostics == "text" {
 		fmt.Fprintln(e.stderr, summary(&res))
 	}
