@@ -6,6 +6,7 @@ replace github.com/mcpreg/mcpreg => ../
 
 require (
 	github.com/gobwas/glob v0.2.3
+	github.com/goccy/go-json v0.12.0
 	github.com/google/go-cmp v0.7.0
 	github.com/mcpreg/mcpreg v0.0.0-00010101000000-000000000000
 	github.com/modelcontextprotocol/registry v1.8.1
@@ -13,6 +14,7 @@ require (
 	k8s.io/api v0.36.1
 	k8s.io/apimachinery v0.36.1
 	pgregory.net/rapid v1.3.0
+	sigs.k8s.io/yaml v1.6.0
 )
 
 require (

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gobwas/glob"
+	goccyjson "github.com/goccy/go-json"
 	upstreamv0 "github.com/modelcontextprotocol/registry/pkg/api/v0"
 	thtypes "github.com/stacklok/toolhive-core/registry/types"
 	corev1 "k8s.io/api/core/v1"
@@ -194,6 +195,18 @@ func toolhiveMerge(d *scaleData) ([]byte, error) {
 func validFloor(d *scaleData) error {
 	for i, b := range d.raw {
 		if !json.Valid(b) {
+			return fmt.Errorf("ConfigMap %s is not JSON", d.cms[i].Name)
+		}
+	}
+	return nil
+}
+
+// validFast is (d): goccy/go-json's Valid over the same bytes, a validating
+// scan several times faster than encoding/json's: the floor a merge that
+// must read every byte cannot beat by much.
+func validFast(d *scaleData) error {
+	for i, b := range d.raw {
+		if !goccyjson.Valid(b) {
 			return fmt.Errorf("ConfigMap %s is not JSON", d.cms[i].Name)
 		}
 	}

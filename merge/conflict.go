@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,13 +14,11 @@ import (
 // maxListed bounds the ConfigMaps a conflict message lists.
 const maxListed = 10
 
-// holders maps each conflicting name to its entries, in merge order.
-func (m *merger) holders() map[string][]*entry {
+// byName groups conflicting entries, in merge order, by name.
+func byName(conflicting []*entry) map[string][]*entry {
 	out := make(map[string][]*entry)
-	for _, e := range m.entries {
-		if m.count(e) > 1 {
-			out[e.orig] = append(out[e.orig], e)
-		}
+	for _, e := range conflicting {
+		out[e.orig] = append(out[e.orig], e)
 	}
 	return out
 }
@@ -28,7 +27,7 @@ func (m *merger) holders() map[string][]*entry {
 // the first maxListed, then how many more. It reads at most maxListed+1
 // names, so each of k copies of one name costs O(1) here and all of them
 // O(k), where listing every other ConfigMap would cost O(k²).
-func (m *merger) listSources(es []*entry, skip *entry) string {
+func listSources(es []*entry, skip *entry) string {
 	total := len(es)
 	if skip != nil {
 		total--
@@ -39,7 +38,7 @@ func (m *merger) listSources(es []*entry, skip *entry) string {
 			break
 		}
 		if e != skip {
-			names = append(names, m.sources[e.src].ref.Name)
+			names = append(names, e.part.ref.Name)
 		}
 	}
 	if total <= maxListed {
@@ -49,8 +48,8 @@ func (m *merger) listSources(es []*entry, skip *entry) string {
 }
 
 // refuse reports one ConflictError per conflicting name (StrategyError).
-func (m *merger) refuse() {
-	h := m.holders()
+func (m *merger) refuse(conflicting []*entry) {
+	h := byName(conflicting)
 	names := make([]string, 0, len(h))
 	for name := range h {
 		names = append(names, name)
@@ -60,82 +59,67 @@ func (m *merger) refuse() {
 		es := h[name]
 		m.ds = append(m.ds, model.Errorf(model.ReasonConflictError, m.owner, m.ownerField(""),
 			"server %q is defined by %d ConfigMaps: %s; the conflict strategy is %q, so nothing is merged",
-			name, len(es), m.listSources(es, nil), StrategyError))
+			name, len(es), listSources(es, nil), StrategyError))
 	}
 }
 
-// shadow keeps the first copy of each name in merge order (StrategyPriority)
-// and returns the entries kept.
-func (m *merger) shadow() []*entry {
+// shadow keeps the first copy of each name in merge order (StrategyPriority).
+func (m *merger) shadow(conflicting []*entry) {
 	winner := make(map[string]*entry)
-	kept := m.entries[:0:0]
-	for _, e := range m.entries {
-		if m.count(e) == 1 {
-			kept = append(kept, e)
-			continue
-		}
+	for _, e := range conflicting {
 		w, taken := winner[e.orig]
 		if !taken {
 			winner[e.orig] = e
-			kept = append(kept, e)
 			continue
 		}
-		src, wsrc := m.sources[e.src], m.sources[w.src]
-		m.ds = append(m.ds, model.Warningf(model.ReasonConflictShadowed, src.ref, m.fieldOf(e),
-			"server %q skipped: ConfigMap %s, earlier in priority order, defines it too", e.orig, wsrc.ref.Name))
+		e.keep = false
+		m.ds = append(m.ds, model.Warningf(model.ReasonConflictShadowed, e.part.ref, e.fieldOf(),
+			"server %q skipped: ConfigMap %s, earlier in priority order, defines it too", e.orig, w.part.ref.Name))
 	}
-	return kept
 }
 
 // versions keeps the copies of each conflicting name as versions of one
 // server (StrategyVersions): each is kept with a NameConflict Info naming
 // the other ConfigMaps, except a copy of a version an earlier ConfigMap in
 // merge order already defines, which is dropped with ConflictShadowed.
-func (m *merger) versions() []*entry {
-	h := m.holders()
+func (m *merger) versions(conflicting []*entry) {
+	h := byName(conflicting)
 	lists := make(map[string]string, len(h))
 	winner := make(map[nameVersion]*entry)
-	kept := m.entries[:0:0]
-	for _, e := range m.entries {
-		if m.count(e) == 1 {
-			kept = append(kept, e)
-			continue
-		}
-		src := m.sources[e.src]
-		nv := nameVersion{e.orig, e.s.Version()}
+	for _, e := range conflicting {
+		nv := nameVersion{e.orig, e.ver}
 		if w, taken := winner[nv]; taken {
-			m.ds = append(m.ds, model.Warningf(model.ReasonConflictShadowed, src.ref, m.fieldOf(e),
+			e.keep = false
+			m.ds = append(m.ds, model.Warningf(model.ReasonConflictShadowed, e.part.ref, e.fieldOf(),
 				"server %q version %q skipped: ConfigMap %s, earlier in priority order, defines the same version; the conflict strategy %q keeps one entry per name and version",
-				e.orig, nv.version, m.sources[w.src].ref.Name, StrategyVersions))
+				e.orig, nv.version, w.part.ref.Name, StrategyVersions))
 			continue
 		}
 		winner[nv] = e
-		kept = append(kept, e)
 		list, ok := lists[e.orig]
 		if !ok {
-			list = m.listDistinctSources(h[e.orig])
+			list = listDistinctSources(h[e.orig])
 			lists[e.orig] = list
 		}
-		m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, m.fieldOf(e),
+		m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, e.part.ref, e.fieldOf(),
 			"server %q version %q kept as one version of the server, which ConfigMaps %s define (conflict strategy %q)",
 			e.orig, nv.version, list, StrategyVersions))
 	}
-	return kept
 }
 
 // listDistinctSources names the ConfigMaps of entries, each once, for a
 // message: the first maxListed, then how many more. The entries of one
 // ConfigMap are adjacent in merge order, so one pass finds them.
-func (m *merger) listDistinctSources(es []*entry) string {
+func listDistinctSources(es []*entry) string {
 	var names []string
 	total := 0
 	for i, e := range es {
-		if i > 0 && es[i-1].src == e.src {
+		if i > 0 && es[i-1].part == e.part {
 			continue
 		}
 		total++
 		if len(names) < maxListed {
-			names = append(names, m.sources[e.src].ref.Name)
+			names = append(names, e.part.ref.Name)
 		}
 	}
 	if total <= maxListed {
@@ -145,49 +129,52 @@ func (m *merger) listDistinctSources(es []*entry) string {
 }
 
 // rename gives every conflicting copy a name by the prefix rule
-// (StrategyPrefix) and diagnoses each rename.
-func (m *merger) rename() {
+// (StrategyPrefix) and diagnoses each rename. A renamed copy is a copy of
+// the server, so that the entry as read stays as it was for the next merge
+// of an Incremental; last holds the copies of that merge, reused when the
+// name is the same.
+func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 	// Only the conflicting copies are named: every other name read is
 	// unique and valid (at most naming.MaxLen characters), so Assign would
 	// keep it.
-	var conflicting []*entry
-	var copies []naming.Copy
-	for _, e := range m.entries {
-		if m.count(e) > 1 {
-			conflicting = append(conflicting, e)
-			copies = append(copies, naming.Copy{Name: e.orig, Source: m.sources[e.src].ref.Name})
-		}
+	copies := make([]naming.Copy, len(conflicting))
+	for i, e := range conflicting {
+		copies[i] = naming.Copy{Name: e.orig, Source: e.part.ref.Name}
 	}
 	assigned := naming.Assign(copies, func(name string) bool {
-		k, ok := m.names[name]
-		return ok && m.stats[k].count == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
+		h, ok := m.names[name]
+		return ok && h.n == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
 	})
-	h := m.holders()
+	h := byName(conflicting)
 	for i, a := range assigned {
 		e := conflicting[i]
 		if a.Name == e.orig {
 			continue
 		}
-		src := m.sources[e.src]
-		field := m.fieldOf(e) // before SetName: the locator finds the entry by its name
-		e.s.SetName(a.Name)
-		conflict := m.count(e) > 1
-		if conflict {
-			m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, field,
-				"server %q is also defined by ConfigMap %s; renamed to %q",
-				e.orig, m.listSources(h[e.orig], e), a.Name))
+		c := last[e]
+		if c == nil || c.s.Name() != a.Name {
+			s := e.s.Clone()
+			s.SetName(a.Name)
+			c = &renamedCopy{s: s, sum: sha256.Sum256(s.AppendJSON(nil))}
 		}
+		if m.renamed == nil {
+			m.renamed = make(map[*entry]*renamedCopy)
+		}
+		m.renamed[e] = c
+		e.out, e.osum = c.s, &c.sum
+		src := e.part
+		field := e.fieldOf()
+		m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, field,
+			"server %q is also defined by ConfigMap %s; renamed to %q",
+			e.orig, listSources(h[e.orig], e), a.Name))
 		switch a.Step {
 		case naming.Qualified:
 			m.ds = append(m.ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
 				"server %q: the prefixed name %q collides with another server's name; renamed to %q",
 				e.orig, naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), a.Name))
 		case naming.Suffixed:
-			tried := fmt.Sprintf("its shortened name %q", naming.Shorten(e.orig))
-			if conflict {
-				tried = fmt.Sprintf("the prefixed name %q and the qualified name %q",
-					naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), naming.Shorten(naming.Qualify(src.ref.Name, e.orig)))
-			}
+			tried := fmt.Sprintf("the prefixed name %q and the qualified name %q",
+				naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), naming.Shorten(naming.Qualify(src.ref.Name, e.orig)))
 			m.ds = append(m.ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
 				"server %q: %s collide with other servers' names; renamed to %q", e.orig, tried, a.Name))
 		}
@@ -221,16 +208,16 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 		var url string
 		for _, u := range e.urls {
 			// Versions of one server (StrategyVersions) may share a URL.
-			if o, taken := owner[u]; taken && o != e && o.s.Name() != e.s.Name() {
+			if o, taken := owner[u]; taken && o != e && o.out.Name() != e.out.Name() {
 				clash, url = o, u
 				break
 			}
 		}
 		if clash != nil {
-			src, csrc := m.sources[e.src], m.sources[clash.src]
-			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateRemoteURL, src.ref, m.fieldOf(e),
+			e.keep = false
+			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateRemoteURL, e.part.ref, e.fieldOf(),
 				"server %q skipped: its remote URL %q is already used by server %q from ConfigMap %s",
-				e.s.Name(), model.MaskURL(url), clash.s.Name(), csrc.ref.Name))
+				e.out.Name(), model.MaskURL(url), clash.out.Name(), clash.part.ref.Name))
 			continue
 		}
 		for _, u := range e.urls {

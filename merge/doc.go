@@ -13,6 +13,8 @@
 //   - AffectedBy and AffectedByChange map a ConfigMap event to the owners to
 //     reconcile (the watch mapping, shaped for controller-runtime's
 //     handler.EnqueueRequestsFromMapFunc and handler.Funcs);
+//   - Incremental keeps a merge up to date one ConfigMap event at a time,
+//     reading only the ConfigMap that changed, with the result Merge gives;
 //   - SyncInputFor and DecideSync decide whether to sync now;
 //   - OutputConfigMap renders the ConfigMap to write, which also keeps the
 //     per-source content hash and filter hash as annotations
@@ -77,9 +79,11 @@
 //
 // A merge is linear in its input and reads each ConfigMap's bytes in place:
 // one pass validates the JSON and splits every entry into members (recording
-// where its nested objects lie for the schema check), unchanged entries are
-// written back as the bytes they were read from, and the content hash is
-// taken over the written document. Merging 100,000 servers from 100
+// where its nested objects lie for the schema check), and unchanged entries
+// are written back as the bytes they were read from. Each ConfigMap is read
+// on its own — parsed, validated, normalised, its entries sorted and each
+// entry's digest for the content hash taken — and the parts are then
+// combined, so the reading can run on several cores (Options.Parallel). Merging 100,000 servers from 100
 // ConfigMaps takes about 2.3 times as long as json.Valid over the same bytes
 // and allocates about 2.4 times their size (bench/RESULTS.md).
 //

@@ -64,7 +64,7 @@ const errEmptySelector = selectorError("the selector is empty (no matchLabels an
 
 // selectSources returns the ConfigMaps to merge in merge order. ok is false
 // when an Error diagnostic stops the merge.
-func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
+func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.ConfigMap, ok bool) {
 	in := &m.in
 	if in.Selector != nil && in.Name != "" {
 		m.ds = append(m.ds, model.Errorf(model.ReasonInvalidSelector, m.owner, m.ownerField(""),
@@ -80,7 +80,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 			return nil, false
 		}
 		var generated []string
-		for _, cm := range m.cms {
+		for _, cm := range snapshot {
 			if cm != nil && cm.Namespace == in.Namespace && sel.Matches(labels.Set(cm.Labels)) {
 				if IsGenerated(cm) {
 					// Bounded by the number of ConfigMaps given.
@@ -104,7 +104,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"no ConfigMap in namespace %q matches selector %q; the registry is empty", in.Namespace, sel.String()))
 		}
 	case in.Name != "":
-		for _, cm := range m.cms {
+		for _, cm := range snapshot {
 			if cm != nil && cm.Namespace == in.Namespace && cm.Name == in.Name {
 				cms = append(cms, cm)
 			}
@@ -115,7 +115,7 @@ func (m *merger) selectSources() (cms []*corev1.ConfigMap, ok bool) {
 				"ConfigMap %s/%s not found; the registry is empty", in.Namespace, in.Name))
 		}
 	default:
-		for _, cm := range m.cms {
+		for _, cm := range snapshot {
 			if cm != nil {
 				cms = append(cms, cm)
 			}

@@ -88,4 +88,12 @@ type Options struct {
 	// model.DefaultMaxMetaSize (ToolHive's registry server's default);
 	// negative turns the check off.
 	MaxMetaSize int
+	// Parallel, when set, runs the reading of the selected ConfigMaps, which
+	// are independent of each other: it must call read(i) once for each i
+	// in [0, n) and return when all calls have returned, and may make them
+	// concurrently (the library starts no goroutine itself). Each call
+	// parses, validates and normalises one ConfigMap; combining them stays
+	// sequential. The result does not depend on it. nil reads one
+	// ConfigMap after another.
+	Parallel func(n int, read func(i int))
 }

@@ -88,7 +88,8 @@ func publisherBlock(s *Server) []byte {
 		return nil
 	}
 	var block []byte
-	_ = jsonx.ForEachMember(meta, func(k, v []byte) bool {
+	x := s.spanIndex()
+	_ = jsonx.ForEachMemberIn(meta, &x, func(k, v []byte) bool {
 		if jsonx.KeyIs(k, PublisherProvidedKey) {
 			block = v // the last one counts, as in encoding/json
 		}
@@ -110,14 +111,13 @@ func measureMeta(raw []byte) int {
 	return len(b)
 }
 
-// metaTooLarge reports the measured size when the entry's publisher-provided
-// block is over limit. Blocks short enough that no re-encoding can reach the
+// metaTooLarge reports the measured size when an entry's publisher-provided
+// block raw (see publisherBlock) is over limit. Blocks short enough that no re-encoding can reach the
 // limit are not decoded.
-func metaTooLarge(s *Server, limit int) (size int, over bool) {
-	if limit < 0 {
+func metaTooLarge(raw []byte, limit int) (size int, over bool) {
+	if limit < 0 || raw == nil {
 		return 0, false
 	}
-	raw := publisherBlock(s)
 	if len(raw) <= limit/metaExpansion {
 		return 0, false
 	}
@@ -204,9 +204,9 @@ func abbreviateNumber(s string) string {
 type packageKey struct{ registryType, identifier, transport string }
 
 // readPackageKey reads the key of one package object.
-func readPackageKey(el []byte) packageKey {
+func readPackageKey(el []byte, x *jsonx.SpanIndex) packageKey {
 	var k packageKey
-	_ = jsonx.ForEachMember(el, func(key, v []byte) bool {
+	_ = jsonx.ForEachMemberIn(el, x, func(key, v []byte) bool {
 		switch {
 		case jsonx.KeyIs(key, "registryType"):
 			k.registryType, _ = jsonx.String(v)
@@ -268,15 +268,22 @@ func dedupePackages(s *Server, obj ObjectRef, field string) Diagnostics {
 	if !ok || jsonx.Kind(raw) != '[' {
 		return nil
 	}
-	els, err := jsonx.Elements(raw)
-	if err != nil || len(els) < 2 {
+	// Fewer than two elements: nothing to remove, and no need to build the
+	// list.
+	x := s.spanIndex()
+	var buf [4][]byte
+	els := buf[:0]
+	if err := jsonx.ForEachElementIn(raw, &x, func(el []byte) bool {
+		els = append(els, el)
+		return true
+	}); err != nil || len(els) < 2 {
 		return nil
 	}
 	var ds Diagnostics
 	first := make(map[packageKey]int, len(els))
-	keep := els[:0:0]
+	keep := make([]json.RawMessage, 0, len(els))
 	for i, el := range els {
-		k := readPackageKey(el)
+		k := readPackageKey(el, &x)
 		j, dup := first[k]
 		if !dup {
 			first[k] = i
@@ -320,7 +327,8 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 	// Fewer than two elements: nothing to remove or order, and no need to
 	// build the list.
 	n := 0
-	if jsonx.ForEachElement(raw, func([]byte) bool { n++; return n < 2 }); n < 2 {
+	x := s.spanIndex()
+	if jsonx.ForEachElementIn(raw, &x, func([]byte) bool { n++; return n < 2 }); n < 2 {
 		return nil
 	}
 	rs := s.Remotes()
@@ -391,7 +399,8 @@ func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions)
 		}
 		return field + "." + name
 	}
-	if size, over := metaTooLarge(s, opts.maxMetaSize()); over {
+	block := publisherBlock(s)
+	if size, over := metaTooLarge(block, opts.maxMetaSize()); over {
 		ds = append(ds, Warningf(ReasonMetaTooLarge, obj, f(KeyMeta),
 			"server %q skipped: its publisher-provided _meta measures %d bytes as ToolHive's registry server counts them (encoding/json, with <, > and & as 6-byte escapes), over the limit of %d bytes; the server would fail the whole source",
 			abbreviate(s.Name()), size, opts.maxMetaSize()))
@@ -400,7 +409,7 @@ func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions)
 	ensureSchema(s)
 	ds = append(ds, dedupePackages(s, obj, field)...)
 	ds = append(ds, canonicalRemotes(s, obj, field)...)
-	if block := publisherBlock(s); block != nil {
+	if block != nil && !s.exactNumbers(block) {
 		if pairs, n := inexactNumbers(block); n > 0 {
 			list := make([]string, len(pairs))
 			for i, p := range pairs {

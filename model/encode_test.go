@@ -3,6 +3,9 @@ package model_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -129,3 +132,70 @@ type growBuffer struct {
 }
 
 func (b *growBuffer) Grow(n int) { b.grown += n; b.Buffer.Grow(n) }
+
+// TestWriteIndentTo: WriteIndentTo writes Encode's bytes and reports their
+// number, in several writes when the document is large, and stops at the
+// first error of the writer.
+func TestWriteIndentTo(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 6).Draw(t, "n")
+		servers := make([]any, n)
+		for i := range servers {
+			servers[i] = genServer(t, i)
+		}
+		data := map[string]any{"servers": servers}
+		if rapid.Bool().Draw(t, "extra") {
+			data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
+		}
+		doc := map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+		in, _ := json.Marshal(doc)
+		reg, ds := model.Parse(in, model.ParseOptions{})
+		if reg == nil {
+			t.Fatalf("no registry: %v", ds)
+		}
+		big := 0
+		for i, s := range reg.Servers {
+			if rapid.Bool().Draw(t, fmt.Sprintf("big %d", i)) {
+				s.SetDescription(strings.Repeat("long <&> ", 4000)) // 36 kB: a write every other server
+				big++
+			}
+		}
+		var out chunkWriter
+		written, err := reg.WriteIndentTo(&out)
+		want := reg.Encode()
+		if err != nil || written != int64(len(want)) || !bytes.Equal(out.Bytes(), want) {
+			t.Fatalf("WriteIndentTo = %d, %v:\n%s\nEncode =\n%s", written, err, out.Bytes(), want)
+		}
+		if big >= 4 && out.writes < 2 {
+			t.Fatalf("a document of %d bytes written in %d write", len(want), out.writes)
+		}
+		failing := failAfter{n: out.writes - 1} // the last write fails
+		if written, err := reg.WriteIndentTo(&failing); err == nil || written > int64(len(want)) {
+			t.Fatalf("WriteIndentTo to a failing writer = %d, %v", written, err)
+		}
+	})
+	var nilReg *model.Registry
+	var out bytes.Buffer
+	if _, err := nilReg.WriteIndentTo(&out); err != nil || !bytes.Equal(out.Bytes(), nilReg.Encode()) {
+		t.Errorf("nil registry: %v, %q", err, out.Bytes())
+	}
+}
+
+// chunkWriter is a bytes.Buffer that counts the writes.
+type chunkWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) { w.writes++; return w.Buffer.Write(p) }
+
+// failAfter fails every write after its first n.
+type failAfter struct{ n int }
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	if w.n == 0 {
+		return 0, errors.New("disk full")
+	}
+	w.n--
+	return len(p), nil
+}

@@ -139,9 +139,10 @@ func remoteURLsPlain(s *Server) bool {
 		return true
 	}
 	plain := true
-	err := jsonx.ForEachElement(raw, func(el []byte) bool {
+	x := s.spanIndex()
+	err := jsonx.ForEachElementIn(raw, &x, func(el []byte) bool {
 		var url []byte
-		_ = jsonx.ForEachMember(el, func(k, v []byte) bool {
+		_ = jsonx.ForEachMemberIn(el, &x, func(k, v []byte) bool {
 			if jsonx.KeyIs(k, "url") {
 				url = v // the last one counts, as in Remotes
 			}
@@ -254,6 +255,9 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 // clients are served and from its hash. Rather than rewrite it, the entry is
 // skipped (see NormalizeWith). key is the member holding it.
 func badText(s *Server) (key, why string) {
+	if s.textOK {
+		return "", ""
+	}
 	for _, m := range s.members {
 		if !utf8.ValidString(m.Key) {
 			return m.Key, "a member name is not valid UTF-8"

@@ -248,10 +248,32 @@ func (r *Registry) Encode() []byte {
 	if r == nil {
 		r = &Registry{}
 	}
-	return r.appendIndent(nil)
+	return r.appendIndent(nil, nil)
 }
 
-func (r *Registry) appendIndent(dst []byte) []byte {
+// WriteIndentTo writes to w the bytes Encode returns, a server at a time
+// through a buffer of 64 KiB or one server, whichever is larger: a command
+// printing a large document never holds it whole.
+func (r *Registry) WriteIndentTo(w io.Writer) (int64, error) {
+	if r == nil {
+		r = &Registry{}
+	}
+	cw := countingWriter{w: w}
+	flush := func(b []byte) []byte {
+		_, _ = cw.Write(b)
+		return b[:0]
+	}
+	flush(r.appendIndent(make([]byte, 0, indentChunk+indentChunk/4), flush))
+	return cw.n, cw.err
+}
+
+// indentChunk is the size at which WriteIndentTo writes what it built.
+const indentChunk = 64 << 10
+
+// appendIndent appends the document as Encode returns it. With a flush
+// function, it hands flush what it built whenever that reaches indentChunk,
+// between servers, and goes on with what flush returns.
+func (r *Registry) appendIndent(dst []byte, flush func([]byte) []byte) []byte {
 	dst = append(dst, '{')
 	dst = jsonx.AppendNewline(dst, 1)
 	dst = append(dst, `"$schema": `...)
@@ -278,6 +300,9 @@ func (r *Registry) appendIndent(dst []byte) []byte {
 		}
 		dst = jsonx.AppendNewline(dst, 3)
 		dst = s.appendIndent(dst, 3)
+		if flush != nil && len(dst) >= indentChunk {
+			dst = flush(dst)
+		}
 	}
 	if len(r.Servers) > 0 {
 		dst = jsonx.AppendNewline(dst, 2)

@@ -60,6 +60,10 @@ type scannedEntry struct {
 	spans      []jsonx.Span
 	indexed    bool
 	bigNumbers bool
+	inexact    bool
+	// textOK is set when the scan found every key and string of the
+	// entry to be Unicode text (see Server.textOK).
+	textOK bool
 }
 
 // scan reads data in one pass. ok is false when data is not valid JSON (as
@@ -141,10 +145,13 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		}
 		spanOff := len(sc.spans)
 		room := cap(sc.spans) - len(sc.spans)
-		idx.Spans, idx.Base, idx.BigNumbers = sc.spans[len(sc.spans):len(sc.spans)], start, false
+		idx.Spans, idx.Base = sc.spans[len(sc.spans):len(sc.spans)], start
+		idx.BigNumbers, idx.Inexact, idx.Text = false, false, false
+		keyText := false
 		r.BeginObject()
 		for r.NextMember() {
 			key, info := r.KeyInfo()
+			keyText = keyText || r.KeyText()
 			literal = literal && info.Literal
 			mayRepeat = keys.Add(info) || mayRepeat
 			var value []byte
@@ -178,7 +185,8 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		sc.entries = append(sc.entries, scannedEntry{
 			raw: r.Bytes(start), members: sc.chunk[first:end:end], object: true,
 			compact: r.LastSpace() < start, literal: literal, mayRepeat: mayRepeat,
-			spans: idx.Spans[:n:n], indexed: !sc.noIndex, bigNumbers: idx.BigNumbers,
+			spans: idx.Spans[:n:n], indexed: !sc.noIndex, bigNumbers: idx.BigNumbers, inexact: idx.Inexact,
+			textOK: !sc.noIndex && !idx.Text && !keyText,
 		})
 	}
 	sc.trim(inChunk, inSpans)
@@ -234,9 +242,9 @@ func (sc *scanned) upstreamCapture(data, servers []byte) []scannedEntry {
 // serverFrom builds the entry of a captured element in dst.
 func (sc *scanned) serverFrom(dst *Server, e *scannedEntry) {
 	ms := e.members
-	*dst = Server{members: ms, compact: e.compact}
+	*dst = Server{members: ms, compact: e.compact, textOK: e.textOK}
 	if e.indexed {
-		dst.raw, dst.index, dst.indexed, dst.bigNumbers = e.raw, e.spans, true, e.bigNumbers
+		dst.raw, dst.index, dst.indexed, dst.bigNumbers, dst.inexact = e.raw, e.spans, true, e.bigNumbers, e.inexact
 	}
 	switch {
 	case e.mayRepeat && hasDuplicateKeys(ms):

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,6 +17,12 @@ func FuzzScanIndex(f *testing.F) {
 		`{"data":{"servers":[{"name":"com.example/srv","packages":[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K"}]}],"remotes":[{"type":"sse","url":"https://e.example.com/sse","headers":[{}]}]}]}}`,
 		`{"data":{"servers":[{"name":"com.example/a","x":[1e400,{"y":[[[]]]}]},{"name":"com.example/b","x":{"a":1,"a":[2]}}, 3]}}`,
 		"{\n \"data\": {\"servers\": [ {\"name\" : \"com.example/srv\", \"repository\": {\"url\": \"https://x\", \"source\": \"github\"} } ]}}",
+		// Repeated packages and remotes, remotes out of order, numbers
+		// a float64 changes and does not, a repeated publisher block.
+		`{"data":{"servers":[{"name":"com.example/p","packages":[{"registryType":"oci","identifier":"x","transport":{"type":"stdio","x":[{}]}},{"registryType":"npm","identifier":"x","transport":{"type":"stdio"}},{"registryType":"oci","identifier":"x","transport":{"type":"stdio"}}],"remotes":[{"type":"sse","url":"https://b.example.com/","headers":[{"name":"a"}]},{"type":"sse","url":"https://a.example.com/"},{"url":"https://a.example.com/","type":"sse"}],"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"a":{"b":{"n":[1.5,12345678901234567,123456789012345,0.1]}}},"io.modelcontextprotocol.registry\/publisher-provided":{"x":{"y":{"stars":2,"t":[{"u":[]}]}}}}}]}}`,
+		// Text that is not Unicode, in a value, a nested key and a key,
+		// and text that only looks like it.
+		"{\"data\":{\"servers\":[{\"name\":\"com.example/a\",\"x\":\"\xff\"},{\"name\":\"com.example/b\",\"x\":{\"\\ud800\":1}},{\"\\udc00\":1},{\"\xc3\":2},{\"x\":\"\\\\ud800 \\u00e9 \\ud83d\\ude00 \xc3\xa9\"}]}}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -40,6 +47,70 @@ func FuzzScanIndex(f *testing.F) {
 			if a, b := string(s.AppendJSON(nil)), string(alone.AppendJSON(nil)); a != b {
 				t.Fatalf("entry %q: AppendJSON %s, read alone %s", s.raw, a, b)
 			}
+			// The scan's verdict on the text spares badText's pass: it
+			// must never hide what that pass finds.
+			k1, why1 := badText(s)
+			k2, why2 := badText(alone)
+			if k1 != k2 || why1 != why2 {
+				t.Fatalf("entry %q: badText with the scan's verdict (%v) %q %q, read alone %q %q", s.raw, s.textOK, k1, why1, k2, why2)
+			}
+			// The walks that skip nested containers by the entry's index
+			// find what a scan finds.
+			if a, b := remoteURLsPlain(s), remoteURLsPlain(alone); a != b {
+				t.Fatalf("entry %q: remoteURLsPlain with the index %v, read alone %v", s.raw, a, b)
+			}
+			if a, b := slices.Collect(s.RemoteURLs()), slices.Collect(alone.RemoteURLs()); !slices.Equal(a, b) {
+				t.Fatalf("entry %q: RemoteURLs with the index %q, read alone %q", s.raw, a, b)
+			}
+			if a, b := publisherBlock(s), publisherBlock(alone); string(a) != string(b) {
+				t.Fatalf("entry %q: publisherBlock with the index %q, read alone %q", s.raw, a, b)
+			}
+			if block := publisherBlock(s); block != nil && s.exactNumbers(block) {
+				if _, n := inexactNumbers(block); n != 0 {
+					t.Fatalf("entry %q: the scan says every number is exact, inexactNumbers finds %d", s.raw, n)
+				}
+			}
+			for _, limit := range []int{-1, 0, 40, 1 << 20} {
+				c1, c2 := s.Clone(), alone.Clone()
+				ok1, ds1 := Canonicalize(c1, ObjectRef{}, "e", NormalizeOptions{MaxMetaSize: limit})
+				ok2, ds2 := Canonicalize(c2, ObjectRef{}, "e", NormalizeOptions{MaxMetaSize: limit})
+				if ok1 != ok2 || !cmp.Equal(ds1, ds2) || string(c1.AppendJSON(nil)) != string(c2.AppendJSON(nil)) {
+					t.Fatalf("entry %q, limit %d: Canonicalize with the index %v %v %s, read alone %v %v %s", s.raw, limit, ok1, ds1, c1.AppendJSON(nil), ok2, ds2, c2.AppendJSON(nil))
+				}
+			}
 		}
 	})
+}
+
+// TestScanTextVerdict checks which entries the scan clears of badText's
+// pass, and that a member set later is checked as it is set.
+func TestScanTextVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		entry string
+		ok    bool
+	}{
+		{`{"name":"com.example/a","description":"plain \"text\" \\u00e9 \n","x":[{"k":"v"}]}`, true},
+		{`{"name":"com.example/a","description":"caf` + "\xc3\xa9" + `"}`, false},
+		{`{"name":"com.example/a","x":{"k":"\ud83d\ude00"}}`, false},
+		{`{"name":"com.example/a","x":{"\uD800":1}}`, false},
+		{`{"name":"com.example/a","\udc00":1}`, false},
+	} {
+		reg, _ := Parse([]byte(`{"data":{"servers":[`+tc.entry+`]}}`), ParseOptions{Format: FormatUpstream})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Fatalf("%s: not parsed", tc.entry)
+		}
+		if got := reg.Servers[0].textOK; got != tc.ok {
+			t.Errorf("%s: textOK %v, want %v", tc.entry, got, tc.ok)
+		}
+	}
+	reg, _ := Parse([]byte(`{"data":{"servers":[{"name":"com.example/a"}]}}`), ParseOptions{Format: FormatUpstream})
+	s := reg.Servers[0]
+	s.SetDescription("caf\u00e9")
+	if _, why := badText(s); why != "" || !s.textOK {
+		t.Fatalf("valid text set: textOK %v, badText %q", s.textOK, why)
+	}
+	s.Set("x", []byte(`"\ud800"`))
+	if key, why := badText(s); key != "x" || s.textOK {
+		t.Fatalf("lone surrogate set: textOK %v, badText %q %q", s.textOK, key, why)
+	}
 }

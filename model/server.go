@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
@@ -70,6 +71,15 @@ type Server struct {
 	index      []jsonx.Span
 	indexed    bool
 	bigNumbers bool
+	// inexact is set when the scan found a number literal a float64 may
+	// not hold exactly (see jsonx.Index.Inexact).
+	inexact bool
+	// textOK is set when every key and string of the entry is known to be
+	// Unicode text — no invalid UTF-8, no lone surrogate escape — so that
+	// badText has nothing to look for: the scan that validated the JSON
+	// found no byte of 0x80 or more and no surrogate escape, and every
+	// member set since was checked as it was set.
+	textOK bool
 }
 
 // schemaMemberPrefix is what an entry whose first member is "$schema" set
@@ -254,6 +264,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 		s.name, _ = jsonx.String(value)
 	}
 	s.text, s.textSchema = nil, false
+	s.textOK = s.textOK && utf8.ValidString(key) && textProblemAt(value) < 0
 	if s.compact && hasSpace(value) {
 		s.compact = false
 	}
@@ -337,9 +348,10 @@ func (s *Server) RemoteURLs() iter.Seq[string] {
 		if !ok {
 			return
 		}
-		_ = jsonx.ForEachElement(raw, func(el []byte) bool {
+		x := s.spanIndex()
+		_ = jsonx.ForEachElementIn(raw, &x, func(el []byte) bool {
 			var url []byte
-			_ = jsonx.ForEachMember(el, func(k, v []byte) bool {
+			_ = jsonx.ForEachMemberIn(el, &x, func(k, v []byte) bool {
 				if jsonx.KeyIs(k, "url") {
 					url = v // the last one counts, as in Remotes
 				}
@@ -504,6 +516,26 @@ func (s *Server) AppendJSON(dst []byte) []byte {
 		}
 	}
 	return append(dst, '}')
+}
+
+// spanIndex returns what the scan that read the entry recorded of where its
+// objects and arrays lie, for walking member values that still alias the
+// text read (others are scanned as usual); empty for an entry not read by
+// Parse.
+func (s *Server) spanIndex() jsonx.SpanIndex {
+	if !s.indexed {
+		return jsonx.SpanIndex{}
+	}
+	return jsonx.SpanIndex{Text: s.raw, Spans: s.index}
+}
+
+// exactNumbers reports whether the scan that read the entry found every
+// number literal of value to be one a float64 holds exactly, as it finds
+// for an entry without fractions, exponents and integers over 15
+// characters; false when it cannot tell (value is not the entry's text as
+// read).
+func (s *Server) exactNumbers(value []byte) bool {
+	return s.indexed && !s.inexact && s.fromRaw(value)
 }
 
 // fromRaw reports whether value lies in the text the entry was read from,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -231,8 +232,36 @@ func report(e *env, c *common, ds model.Diagnostics) {
 // servers (EmptyRegistry) is such a case, since ToolHive's registry server
 // would refuse it and a pipeline must not publish it.
 func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
+	var write func(io.Writer) error
+	if doc != nil {
+		write = func(w io.Writer) error {
+			_, err := w.Write(doc)
+			return err
+		}
+	}
+	return emitWith(e, c, write, ds)
+}
+
+// emitRegistry is emit for a registry document, streamed to stdout through
+// a buffer rather than built whole first: the largest thing the command
+// would hold, half again the size of the registry data it read.
+func emitRegistry(e *env, c *common, reg *model.Registry, ds model.Diagnostics) int {
+	if reg == nil {
+		return emitWith(e, c, nil, ds)
+	}
+	return emitWith(e, c, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		if _, err := reg.WriteIndentTo(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}, ds)
+}
+
+// emitWith is emit with the document written by write; nil for none.
+func emitWith(e *env, c *common, write func(io.Writer) error, ds model.Diagnostics) int {
 	report(e, c, ds)
-	if doc == nil {
+	if write == nil {
 		return exitError
 	}
 	// Any Error stops the verb: the document a library function still
@@ -250,7 +279,7 @@ func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
 		}
 		return exitError
 	}
-	if _, err := e.stdout.Write(doc); err != nil {
+	if err := write(e.stdout); err != nil {
 		fmt.Fprintf(e.stderr, "mcpreg: writing output: %v\n", err)
 		return exitError
 	}

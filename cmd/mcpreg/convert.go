@@ -45,7 +45,7 @@ func runConvert(e *env, args []string) int {
 	if out == nil {
 		return emit(e, &c, nil, ds)
 	}
-	return emit(e, &c, out.Encode(), ds)
+	return emitRegistry(e, &c, out, ds)
 }
 
 // runValidate checks an upstream registry document against the upstream rules

@@ -88,7 +88,7 @@ func runDiscover(e *env, args []string) int {
 	if res.Registry == nil {
 		return emit(e, &c, nil, ds)
 	}
-	return emit(e, &c, res.Registry.Encode(), ds)
+	return emitRegistry(e, &c, res.Registry, ds)
 }
 
 // parseEndpointPaths reads --endpoint-path TYPE=PATH flags.

@@ -81,7 +81,7 @@ func runMerge(e *env, args []string) int {
 		if err != nil {
 			return usageError(e, "merge: %v", err)
 		}
-		res, err = merge.ForRegistry(reg, f.entry, objs.ConfigMaps, merge.Options{Strategy: strategy, LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit()})
+		res, err = merge.ForRegistry(reg, f.entry, objs.ConfigMaps, merge.Options{Strategy: strategy, LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit(), Parallel: readParallel})
 		if err != nil {
 			return usageError(e, "merge: %v", err)
 		}
@@ -100,7 +100,7 @@ func runMerge(e *env, args []string) int {
 		}
 		res = f.mergeSelected(objs.ConfigMaps, strategy, lastUpdated)
 	}
-	code := emit(e, &f.common, res.Document(), res.Diagnostics)
+	code := emitRegistry(e, &f.common, res.Registry, res.Diagnostics)
 	if code == exitOK && f.diagnostics == "text" {
 		fmt.Fprintln(e.stderr, summary(&res))
 	}
@@ -132,7 +132,7 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		Key:       f.key,
 		Strategy:  strategy,
 		Filter:    filter,
-	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit()})
+	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit(), Parallel: readParallel})
 }
 
 // metaLimit is --max-meta-size as the library takes it: 0 would mean the

@@ -144,6 +144,13 @@ func Elements(data []byte) ([]json.RawMessage, error) {
 // object, in order, until fn returns false; key is the raw literal between
 // its quotes (see KeyIs). Unlike Members it allocates nothing.
 func ForEachMember(data []byte, fn func(key, value []byte) bool) error {
+	return ForEachMemberIn(data, nil, fn)
+}
+
+// ForEachMemberIn is ForEachMember that finds where each member value ends
+// from x when it is a container x records, instead of scanning it; x may be
+// nil.
+func ForEachMemberIn(data []byte, x *SpanIndex, fn func(key, value []byte) bool) error {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return ErrNotObject
@@ -166,7 +173,7 @@ func ForEachMember(data []byte, fn func(key, value []byte) bool) error {
 			return errMalformed
 		}
 		i = skipSpace(data, i+1)
-		vend, err := skipValue(data, i)
+		vend, err := x.skip(data, i)
 		if err != nil {
 			return err
 		}
@@ -190,6 +197,11 @@ func ForEachMember(data []byte, fn func(key, value []byte) bool) error {
 // ForEachElement calls fn with each element of a JSON array, in order, until
 // fn returns false. Unlike Elements it allocates nothing.
 func ForEachElement(data []byte, fn func(value []byte) bool) error {
+	return ForEachElementIn(data, nil, fn)
+}
+
+// ForEachElementIn is ForEachElement with a SpanIndex, as ForEachMemberIn.
+func ForEachElementIn(data []byte, x *SpanIndex, fn func(value []byte) bool) error {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '[' {
 		return ErrNotArray
@@ -199,7 +211,7 @@ func ForEachElement(data []byte, fn func(value []byte) bool) error {
 		return nil
 	}
 	for {
-		vend, err := skipValue(data, i)
+		vend, err := x.skip(data, i)
 		if err != nil {
 			return err
 		}
@@ -486,4 +498,64 @@ func unquote(lit []byte) (string, error) {
 		return "", err
 	}
 	return s, nil
+}
+
+// SpanIndex locates the objects and arrays of a text by the spans
+// Reader.SkipIndexed recorded of it, so that walking a value of the text
+// again skips a nested container in one step instead of scanning it.
+type SpanIndex struct {
+	// Text is the text the spans are offsets into (Index.Base is the
+	// offset of Text's first byte).
+	Text  []byte
+	Spans []Span
+	// hint is where the next lookup starts: containers are mostly looked
+	// up in the order they start.
+	hint int
+}
+
+// skip returns the index just past the value starting at data[i], from the
+// index when data lies in x.Text and the value is a container x records,
+// else by scanning. data's place in x.Text comes from the capacities of the
+// two slices (subslicing keeps the end of the backing array) and is
+// confirmed by identity.
+func (x *SpanIndex) skip(data []byte, i int) (int, error) {
+	if x == nil || len(x.Spans) == 0 || i >= len(data) || data[i] != '{' && data[i] != '[' {
+		return skipValue(data, i)
+	}
+	off := cap(x.Text) - cap(data)
+	if off < 0 || off >= len(x.Text) || &x.Text[off] != &data[0] {
+		return skipValue(data, i)
+	}
+	at := off + i
+	k := x.find(at)
+	if k < len(x.Spans) && int(x.Spans[k].Start) == at && x.Spans[k].End > 0 {
+		x.hint = k + 1
+		if end := int(x.Spans[k].End) - off; end <= len(data) {
+			return end, nil
+		}
+	}
+	return skipValue(data, i)
+}
+
+// find returns the first span that does not start before at: it looks at
+// the few from the hint on first, then searches.
+func (x *SpanIndex) find(at int) int {
+	spans, lo := x.Spans, 0
+	if h := x.hint; h < len(spans) && int(spans[h].Start) <= at {
+		for lo = h; lo < len(spans) && lo < h+4; lo++ {
+			if int(spans[lo].Start) >= at {
+				return lo
+			}
+		}
+	}
+	hi := len(spans)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(spans[m].Start) < at {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo
 }

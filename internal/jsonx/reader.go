@@ -37,8 +37,9 @@ type Reader struct {
 	// -1 if none; a value read at [start, end) is compact when lastSpace < start.
 	lastSpace int
 	// keyLit is the current member's key literal, quotes included.
-	keyLit []byte
-	keyEsc bool
+	keyLit  []byte
+	keyEsc  bool
+	keyText bool
 }
 
 // NewReader returns a Reader of data. It is a value so that a Reader used in
@@ -145,12 +146,12 @@ func (r *Reader) NextMember() bool {
 		return false
 	}
 	start := r.pos
-	end, esc := scanString(r.data, start)
+	end, esc, text := scanString(r.data, start)
 	if end < 0 {
 		r.fail()
 		return false
 	}
-	r.keyLit, r.keyEsc = r.data[start:end], esc
+	r.keyLit, r.keyEsc, r.keyText = r.data[start:end], esc, text
 	r.pos = end
 	r.skipSpace()
 	if r.pos >= len(r.data) || r.data[r.pos] != ':' {
@@ -211,6 +212,10 @@ func (r *Reader) Key() (raw []byte, escaped bool) {
 	}
 	return r.keyLit[1 : len(r.keyLit)-1], r.keyEsc
 }
+
+// KeyText reports whether the current member's key literal may not be
+// Unicode text, as Index.Text says of the strings of a value.
+func (r *Reader) KeyText() bool { return r.keyText }
 
 // KeyString returns the current member's key decoded. Keys of the registry
 // formats are returned without allocating.
@@ -304,6 +309,16 @@ type Index struct {
 	// BigNumbers is set when a number read may be beyond the range of a
 	// float64: one with an exponent or more than 308 characters.
 	BigNumbers bool
+	// Inexact is set when a number read may not be held exactly by a
+	// float64: one with a fraction or an exponent, or more than 15
+	// characters. An integer of at most 15 digits always is.
+	Inexact bool
+	// Text is set when a string read (key or value) may not be Unicode
+	// text: when it holds a byte of 0x80 or more or a \u escape of the
+	// UTF-16 surrogate range, the only ways JSON text json.Valid accepts
+	// can hold invalid UTF-8 or a lone surrogate. It may be set for text
+	// that is fine, never left unset for text that is not.
+	Text bool
 	// stack holds, for each open container, its index in Spans.
 	stack [maxIndexDepth]int32
 }
@@ -381,49 +396,62 @@ func stringSpecials(w uint64) uint64 {
 
 // scanString validates the string literal starting at data[i] == '"' and
 // returns the index just past its closing quote (-1 if invalid) and whether
-// it holds an escape.
-func scanString(data []byte, i int) (end int, escaped bool) {
+// it holds an escape. text is set when the literal may not be Unicode text:
+// when it holds a byte of 0x80 or more (possibly invalid UTF-8) or a \u
+// escape starting with d or D (possibly a lone UTF-16 surrogate). It may be
+// set for a literal that is fine (a byte after the closing quote can be
+// looked at), never left unset for one that is not.
+func scanString(data []byte, i int) (end int, escaped, text bool) {
 	j := i + 1
+	// high collects every byte looked at, eight at a time: its high bits
+	// say whether any was 0x80 or more.
+	var high uint64
 	for {
 		// Find the next special byte, eight bytes at a time.
 		for {
 			if j+8 > len(data) {
 				for j < len(data) && data[j] >= 0x20 && data[j] != '"' && data[j] != '\\' {
+					high |= uint64(data[j])
 					j++
 				}
 				break
 			}
-			if m := stringSpecials(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+			w := binary.LittleEndian.Uint64(data[j:])
+			high |= w
+			if m := stringSpecials(w); m != 0 {
 				j += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			j += 8
 		}
 		if j >= len(data) {
-			return -1, false
+			return -1, false, false
 		}
 		switch data[j] {
 		case '"':
-			return j + 1, escaped
+			return j + 1, escaped, text || high&hi7 != 0
 		case '\\':
 			escaped = true
 			j++
 			if j >= len(data) {
-				return -1, false
+				return -1, false, false
 			}
 			switch data[j] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j++
 			case 'u':
 				if j+5 > len(data) || !isHex(data[j+1]) || !isHex(data[j+2]) || !isHex(data[j+3]) || !isHex(data[j+4]) {
-					return -1, false
+					return -1, false, false
+				}
+				if data[j+1]|0x20 == 'd' {
+					text = true
 				}
 				j += 5
 			default:
-				return -1, false
+				return -1, false, false
 			}
 		default: // a control character
-			return -1, false
+			return -1, false, false
 		}
 	}
 }
@@ -533,7 +561,7 @@ value:
 		}
 		goto value
 	case '"':
-		i, _ = scanString(data, i)
+		i, _, _ = scanString(data, i)
 	case 't':
 		i = scanLiteral(data, i, "true")
 	case 'f':
@@ -591,7 +619,7 @@ key:
 	if i >= n || data[i] != '"' {
 		return -1, -1
 	}
-	if i, _ = scanString(data, i); i < 0 {
+	if i, _, _ = scanString(data, i); i < 0 {
 		return -1, -1
 	}
 	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
@@ -661,7 +689,9 @@ value:
 		}
 		goto value
 	case '"':
-		i, _ = scanString(data, i)
+		var text bool
+		i, _, text = scanString(data, i)
+		idx.Text = idx.Text || text
 	case 't':
 		i = scanLiteral(data, i, "true")
 	case 'f':
@@ -671,8 +701,11 @@ value:
 	default:
 		start := i
 		i = scanNumber(data, i)
-		if i-start > 308 || i > start && bytes.ContainsAny(data[start:i], "eE") {
-			idx.BigNumbers = true
+		if i-start > 15 || i > start && bytes.ContainsAny(data[start:i], ".eE") {
+			idx.Inexact = true
+			if i-start > 308 || bytes.ContainsAny(data[start:i], "eE") {
+				idx.BigNumbers = true
+			}
 		}
 	}
 	if i < 0 {
@@ -729,9 +762,11 @@ key:
 	if i >= n || data[i] != '"' {
 		return -1, -1
 	}
-	if i, _ = scanString(data, i); i < 0 {
+	var text bool
+	if i, _, text = scanString(data, i); i < 0 {
 		return -1, -1
 	}
+	idx.Text = idx.Text || text
 	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
 		lastSpace = i
 		i++

@@ -334,7 +334,7 @@ func TestSkipIndexed(t *testing.T) {
 		v := jsonValue().Draw(t, "value")
 		raw, _ := json.Marshal(v)
 		if rapid.Bool().Draw(t, "big") {
-			raw, _ = json.Marshal([]any{v, json.RawMessage(rapid.SampledFrom([]string{"1e400", "-2E-3", "1.5e2", strings.Repeat("9", 309)}).Draw(t, "number"))})
+			raw, _ = json.Marshal([]any{v, json.RawMessage(rapid.SampledFrom([]string{"1e400", "-2E-3", "1.5e2", strings.Repeat("9", 309), "0.5", "1234567890123456", "-12345678901234", `"\ud800"`}).Draw(t, "number"))})
 		}
 		if rapid.Bool().Draw(t, "indent") {
 			raw, _ = json.MarshalIndent(json.RawMessage(raw), "", " ")
@@ -360,7 +360,124 @@ func TestSkipIndexed(t *testing.T) {
 		if big := bigNumbers(raw); idx.BigNumbers != big {
 			t.Fatalf("BigNumbers = %v for %s", idx.BigNumbers, raw)
 		}
+		if inexact := inexactNumbers(raw); idx.Inexact != inexact {
+			t.Fatalf("Inexact = %v for %s", idx.Inexact, raw)
+		}
+		// Every byte of 0x80 or more of valid JSON is in a string; Text
+		// may be set without one, never unset with one.
+		if nonASCII := bytes.ContainsFunc(raw, func(r rune) bool { return r >= 0x80 }); nonASCII && !idx.Text {
+			t.Fatalf("Text unset for %q", raw)
+		}
+		// Walking with the index finds what walking without it finds.
+		x := SpanIndex{Text: doc[idx.Base:], Spans: idx.Spans}
+		walkBoth(t, raw, &x)
 	})
+}
+
+// walkBoth checks that ForEachMemberIn and ForEachElementIn with x split
+// every container of raw as ForEachMember and ForEachElement do.
+func walkBoth(t *rapid.T, raw []byte, x *SpanIndex) {
+	var with, without [][]byte
+	switch Kind(raw) {
+	case '{':
+		collect := func(out *[][]byte) func(k, v []byte) bool {
+			return func(k, v []byte) bool { *out = append(*out, k, v); return true }
+		}
+		e1, e2 := ForEachMemberIn(raw, x, collect(&with)), ForEachMember(raw, collect(&without))
+		if e1 != e2 {
+			t.Fatalf("%s: error %v with the index, %v without", raw, e1, e2)
+		}
+	case '[':
+		collect := func(out *[][]byte) func(v []byte) bool {
+			return func(v []byte) bool { *out = append(*out, v); return true }
+		}
+		e1, e2 := ForEachElementIn(raw, x, collect(&with)), ForEachElement(raw, collect(&without))
+		if e1 != e2 {
+			t.Fatalf("%s: error %v with the index, %v without", raw, e1, e2)
+		}
+	default:
+		return
+	}
+	if diff := cmp.Diff(without, with); diff != "" {
+		t.Fatalf("%s: split with the index differs (-without +with):\n%s", raw, diff)
+	}
+	for _, v := range with {
+		walkBoth(t, v, x)
+	}
+}
+
+// inexactNumbers reports whether a valid value has a number a float64 may
+// not hold exactly by the rule of Index.Inexact, found with json.Number.
+func inexactNumbers(raw []byte) bool {
+	found := false
+	walkNumbers(raw, func(n json.Number) {
+		if len(n) > 15 || strings.ContainsAny(string(n), ".eE") {
+			found = true
+		}
+	})
+	return found
+}
+
+// walkNumbers calls fn with every number of a valid value.
+func walkNumbers(raw []byte, fn func(json.Number)) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case json.Number:
+			fn(x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+}
+
+// TestIndexText: the strings Index.Text and Reader.KeyText must flag, and
+// some they need not.
+func TestIndexText(t *testing.T) {
+	for _, tc := range []struct {
+		value string
+		text  bool
+	}{
+		{`["plain", "\\ud800", "\u00e9", "\n"]`, false},
+		{`{"a": {"\\uD800": 1}}`, false},
+		{`["\ud800"]`, true},
+		{`["\uDC00"]`, true},
+		{`["\ud83d\ude00"]`, true}, // a valid pair is still looked at
+		{`{"k": {"\udfff": 1}}`, true},
+		{"[\"\xff\"]", true},
+		{"{\"\xc3\xa9\": 1}", true},
+		{"[\"0123456789\", \"\xc3\xa9\"]", true},
+	} {
+		r := NewReader([]byte(tc.value))
+		var idx Index
+		r.SkipIndexed(&idx)
+		if err := r.End(); err != nil {
+			t.Fatalf("%s: %v", tc.value, err)
+		}
+		if idx.Text != tc.text {
+			t.Errorf("%s: Text = %v, want %v", tc.value, idx.Text, tc.text)
+		}
+	}
+	for key, want := range map[string]bool{`"plain"`: false, `"\\udc00"`: false, `"\udc00"`: true, "\"\xe9\"": true} {
+		r := NewReader([]byte(`{` + key + `: 1}`))
+		r.BeginObject()
+		if !r.NextMember() || r.KeyText() != want {
+			t.Errorf("key %s: KeyText = %v, want %v", key, r.KeyText(), want)
+		}
+	}
 }
 
 // containerSpans appends the spans of the containers of a valid value at
@@ -388,33 +505,13 @@ func offsetIn(raw, sub []byte) int { return cap(raw) - cap(sub) }
 // bigNumbers reports whether a valid value has a number with an exponent or
 // of more than 308 characters, by decoding it with json.Number.
 func bigNumbers(raw []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return false
-	}
-	var walk func(any) bool
-	walk = func(v any) bool {
-		switch x := v.(type) {
-		case json.Number:
-			return len(x) > 308 || strings.ContainsAny(string(x), "eE")
-		case []any:
-			for _, e := range x {
-				if walk(e) {
-					return true
-				}
-			}
-		case map[string]any:
-			for _, e := range x {
-				if walk(e) {
-					return true
-				}
-			}
+	found := false
+	walkNumbers(raw, func(n json.Number) {
+		if len(n) > 308 || strings.ContainsAny(string(n), "eE") {
+			found = true
 		}
-		return false
-	}
-	return walk(v)
+	})
+	return found
 }
 
 // TestSkipIndexedDeep: containers nested deeper than it records ends for

@@ -74,6 +74,16 @@ const maxListDepth = 8
 // separated by "---" or concatenated JSON values) into o. source names the
 // input in errors (a file path, or "-" for stdin).
 func Decode(data []byte, source string) (*Objects, error) {
+	return decode(data, source, true)
+}
+
+// decode is Decode; without fast, it reads by the general path only.
+func decode(data []byte, source string, fast bool) (*Objects, error) {
+	if fast {
+		if o, ok := decodeFast(data); ok {
+			return o, nil
+		}
+	}
 	o := &Objects{}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	for doc := 1; ; doc++ {
@@ -84,29 +94,29 @@ func Decode(data []byte, source string) (*Objects, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: document %d: %v", source, doc, err)
 		}
-		if len(bytes.TrimSpace(stripComments(chunk))) == 0 {
+		if blank(chunk) {
 			continue
 		}
-		if err := o.decodeDocument(chunk, source, doc); err != nil {
+		if err := o.decodeDocument(chunk, source, doc, fast); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// stripComments drops full-line YAML comments, so a document holding only
-// comments counts as empty.
-func stripComments(b []byte) []byte {
-	var out []byte
-	for _, line := range bytes.Split(b, []byte("\n")) {
+// blank reports whether a document holds only blank lines and full-line
+// YAML comments, so that it counts as empty.
+func blank(b []byte) bool {
+	for len(b) > 0 {
+		var line []byte
+		line, b, _ = bytes.Cut(b, []byte("\n"))
 		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
-			out = append(out, line...)
-			out = append(out, '\n')
+			return false
 		}
 	}
-	return out
+	return true
 }
 
-func (o *Objects) decodeDocument(chunk []byte, source string, doc int) error {
+func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool) error {
 	values, ok, jerr := jsonValues(bytes.TrimSpace(chunk))
 	if !ok {
 		if jerr != nil && isDepthError(jerr) {
@@ -120,6 +130,13 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int) error {
 				return fmt.Errorf("%s: document %d: YAML nested too deep to read (the decoder's limit); no Kubernetes object is", source, doc)
 			}
 			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+		}
+		// Converted once; the fast path reads the JSON as decodeValue would.
+		if fast {
+			if fo, ok := decodeFastValue(j); ok {
+				o.Append(fo)
+				return nil
+			}
 		}
 		values = []json.RawMessage{j}
 	}

@@ -1,0 +1,527 @@
+package merge
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mcpreg/mcpreg/filter"
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// merger is one merge's settings and, kept between the merges of an
+// Incremental, the ConfigMaps it read and the indexes over their entries.
+//
+// A merge reads each selected ConfigMap into a part on its own, then
+// combines the parts. The combine step touches only what can change
+// between merges: the entries whose name several ConfigMaps define or whose
+// remote URL several entries use ("special" entries, settled again on every
+// merge), while the others, kept in name order with the filter's verdict,
+// are only copied to the output. So a merge after one ConfigMap changed
+// costs that ConfigMap's reading, the special entries and a copy of the
+// list, not the reading, sorting and hashing of every entry.
+type merger struct {
+	in    Source
+	opts  Options
+	owner model.ObjectRef
+	key   string
+	// The settings, parsed; errs holds the Error diagnostic of one that is
+	// not valid, which stops every merge.
+	format   model.Format
+	strategy Strategy
+	filter   *filter.Filter
+	errs     model.Diagnostics
+
+	// parts are the selected ConfigMaps, read, in merge order, and total
+	// the number of their entries.
+	parts []*part
+	total int
+	// names indexes the entries of parts by name, urls by remote URL;
+	// conflicts holds the names more than one ConfigMap defines and shared
+	// the URLs more than one entry uses.
+	names     map[string]holders
+	urls      map[string]holders
+	conflicts map[string]struct{}
+	shared    map[string]struct{}
+	// pass and fail are the entries of parts the filter keeps and removes
+	// under the names they were read with, sorted by name, then version.
+	pass, fail []*entry
+	// epoch numbers the combines; an entry marked with the current one is
+	// special.
+	epoch uint64
+	// renamed keeps the renamed copies of the last combine, to reuse.
+	renamed map[*entry]*renamedCopy
+	// ds are the diagnostics of selection and combining.
+	ds model.Diagnostics
+}
+
+// nameVersion identifies a server under StrategyVersions.
+type nameVersion struct{ name, version string }
+
+// renamedCopy is a conflicting entry under its new name, with its sum.
+type renamedCopy struct {
+	s   *model.Server
+	sum [sha256.Size]byte
+}
+
+// holders are the entries of one name or one remote URL. n counts, for a
+// name, the ConfigMaps defining it, for a URL, its uses.
+type holders struct {
+	n    int
+	one  *entry
+	more []*entry
+}
+
+func (h *holders) add(e *entry) {
+	if h.one == nil {
+		h.one = e
+		return
+	}
+	h.more = append(h.more, e)
+}
+
+func (h *holders) remove(e *entry) {
+	if h.one == e {
+		if k := len(h.more); k > 0 {
+			h.one, h.more[k-1], h.more = h.more[k-1], nil, h.more[:k-1]
+		} else {
+			h.one = nil
+		}
+		return
+	}
+	if i := slices.Index(h.more, e); i >= 0 {
+		k := len(h.more) - 1
+		h.more[i], h.more[k], h.more = h.more[k], nil, h.more[:k]
+	}
+}
+
+func newMerger(in Source, opts Options) *merger {
+	m := &merger{in: in, opts: opts, owner: in.owner(), key: in.Key}
+	if m.key == "" {
+		m.key = model.DefaultRegistryKey
+	}
+	strategy := in.Strategy
+	if strategy == "" {
+		strategy = opts.Strategy
+	}
+	strategy, err := ParseStrategy(string(strategy))
+	if err != nil {
+		m.errs = model.Diagnostics{model.Errorf(model.ReasonConflictError, m.owner, m.ownerField("strategy"), "%v", err)}
+		return m
+	}
+	format, err := model.ParseFormat(string(in.Format))
+	if err != nil {
+		m.errs = model.Diagnostics{model.Errorf(model.ReasonUnknownFormat, m.owner, m.ownerField("format"), "%v", err)}
+		return m
+	}
+	m.format, m.strategy = format, strategy
+	f, err := filter.FromRegistryFilter(in.Filter)
+	if err != nil {
+		field := m.ownerField("filter")
+		if pe, ok := err.(*filter.PatternError); ok {
+			field = m.ownerField(fmt.Sprintf("filter.%s[%d]", pe.Field, pe.Index))
+		}
+		m.errs = model.Diagnostics{model.Errorf(model.ReasonInvalidFilter, m.owner, field, "%v", err)}
+		return m
+	}
+	m.filter = f
+	return m
+}
+
+// run merges the snapshot cms. cached, when not nil, returns the part read
+// before from a ConfigMap, or nil; the other selected ConfigMaps are read,
+// through Options.Parallel when set.
+func (m *merger) run(cms []*corev1.ConfigMap, cached func(*corev1.ConfigMap) *part) Result {
+	m.ds = nil
+	if len(m.errs) > 0 {
+		return Result{Diagnostics: slices.Clone(m.errs)}
+	}
+	selected, ok := m.selectSources(cms)
+	if !ok {
+		m.setParts(nil)
+		res := Result{Diagnostics: m.ds}
+		res.Diagnostics.Sort()
+		return res
+	}
+	parts := make([]*part, len(selected))
+	var todo []int
+	for i, cm := range selected {
+		if cached != nil {
+			parts[i] = cached(cm)
+		}
+		if parts[i] == nil {
+			todo = append(todo, i)
+		}
+	}
+	if m.opts.Parallel != nil && len(todo) > 1 {
+		// Each call writes its own element of parts and reads only the
+		// settings of m.
+		m.opts.Parallel(len(todo), func(j int) {
+			if j >= 0 && j < len(todo) {
+				parts[todo[j]] = m.read(selected[todo[j]])
+			}
+		})
+	}
+	for _, i := range todo {
+		if parts[i] == nil {
+			// Read here what Parallel did not.
+			parts[i] = m.read(selected[i])
+		}
+	}
+	m.setParts(parts)
+	return m.combine()
+}
+
+// setParts makes parts the parts of the merge, indexing the ConfigMaps
+// added and unindexing those gone, or indexing everything again when much
+// changed.
+func (m *merger) setParts(parts []*part) {
+	gone := make(map[*part]bool, len(m.parts))
+	for _, p := range m.parts {
+		gone[p] = true
+	}
+	var added []*part
+	for _, p := range parts {
+		if gone[p] {
+			delete(gone, p)
+		} else {
+			added = append(added, p)
+		}
+	}
+	if m.names == nil || len(added)+len(gone) > max(2, len(parts)/8) {
+		m.reindex(parts)
+		return
+	}
+	if len(gone) > 0 {
+		for p := range gone {
+			m.unindex(p)
+			p.idx = -1
+		}
+		inPlace := func(e *entry) bool { return e.part.idx < 0 }
+		m.pass = slices.DeleteFunc(m.pass, inPlace)
+		m.fail = slices.DeleteFunc(m.fail, inPlace)
+	}
+	for _, p := range added {
+		m.index(p)
+		pass, fail := p.split()
+		m.pass = insertSorted(m.pass, pass)
+		m.fail = insertSorted(m.fail, fail)
+	}
+	m.parts = parts
+	for i, p := range parts {
+		p.idx = i
+	}
+}
+
+// reindex indexes parts from scratch.
+func (m *merger) reindex(parts []*part) {
+	n := 0
+	for _, p := range parts {
+		n += len(p.entries)
+	}
+	m.parts, m.total = parts, 0
+	m.names = make(map[string]holders, n)
+	m.urls = make(map[string]holders, n)
+	m.conflicts = make(map[string]struct{})
+	m.shared = make(map[string]struct{})
+	pass := make([][]*entry, 0, len(parts))
+	fail := make([][]*entry, 0, len(parts))
+	for i, p := range parts {
+		p.idx = i
+		m.index(p)
+		ps, fs := p.split()
+		pass, fail = append(pass, ps), append(fail, fs)
+	}
+	m.pass, m.fail = mergeRuns(pass), mergeRuns(fail)
+}
+
+// split returns the entries of p the filter keeps and those it removes,
+// each sorted as p.entries.
+func (p *part) split() (pass, fail []*entry) {
+	pass = make([]*entry, 0, len(p.entries))
+	for i := range p.entries {
+		if e := &p.entries[i]; e.pass {
+			pass = append(pass, e)
+		} else {
+			fail = append(fail, e)
+		}
+	}
+	return pass, fail
+}
+
+// index adds the entries of p to the indexes.
+func (m *merger) index(p *part) {
+	m.total += len(p.entries)
+	for i := range p.entries {
+		e := &p.entries[i]
+		h := m.names[e.orig]
+		if i == 0 || p.entries[i-1].orig != e.orig {
+			// The first entry of its name in p (entries are sorted).
+			h.n++
+			if h.n == 2 {
+				m.conflicts[e.orig] = struct{}{}
+			}
+		}
+		h.add(e)
+		m.names[e.orig] = h
+		for _, u := range e.urls {
+			h := m.urls[u]
+			h.n++
+			if h.n == 2 {
+				m.shared[u] = struct{}{}
+			}
+			h.add(e)
+			m.urls[u] = h
+		}
+	}
+}
+
+// unindex removes the entries of p from the indexes.
+func (m *merger) unindex(p *part) {
+	m.total -= len(p.entries)
+	for i := range p.entries {
+		e := &p.entries[i]
+		h := m.names[e.orig]
+		if i == 0 || p.entries[i-1].orig != e.orig {
+			h.n--
+			if h.n == 1 {
+				delete(m.conflicts, e.orig)
+			}
+		}
+		h.remove(e)
+		rekey(m.names, e.orig, h)
+		for _, u := range e.urls {
+			h := m.urls[u]
+			h.n--
+			if h.n == 1 {
+				delete(m.shared, u)
+			}
+			h.remove(e)
+			rekey(m.urls, u, h)
+		}
+	}
+}
+
+// rekey stores h under key, or deletes key when h is empty. The key is
+// stored again from a remaining holder: the string the map holds may be
+// the bytes of a ConfigMap that is gone, which it would keep alive.
+func rekey(idx map[string]holders, key string, h holders) {
+	delete(idx, key)
+	if h.one != nil {
+		idx[strings.Clone(key)] = h
+	}
+}
+
+// insertSorted inserts the sorted entries add into the sorted list dst.
+func insertSorted(dst, add []*entry) []*entry {
+	if len(add) == 0 {
+		return dst
+	}
+	out := make([]*entry, 0, len(dst)+len(add))
+	for _, e := range add {
+		i, _ := slices.BinarySearchFunc(dst, e, compareEntries)
+		out = append(out, dst[:i]...)
+		out = append(out, e)
+		dst = dst[i:]
+	}
+	return append(out, dst...)
+}
+
+// mergeRuns merges sorted lists into one, pairwise.
+func mergeRuns(runs [][]*entry) []*entry {
+	if len(runs) == 0 {
+		return nil
+	}
+	for len(runs) > 1 {
+		next := runs[:0:0]
+		for i := 0; i < len(runs); i += 2 {
+			if i+1 == len(runs) {
+				next = append(next, runs[i])
+				continue
+			}
+			a, b := runs[i], runs[i+1]
+			out := make([]*entry, 0, len(a)+len(b))
+			for len(a) > 0 && len(b) > 0 {
+				if compareEntries(b[0], a[0]) < 0 {
+					out, b = append(out, b[0]), b[1:]
+				} else {
+					out, a = append(out, a[0]), a[1:]
+				}
+			}
+			out = append(append(out, a...), b...)
+			next = append(next, out)
+		}
+		runs = next
+	}
+	return runs[0]
+}
+
+// byMergeOrder orders entries as the merge meets them: by ConfigMap in
+// merge order, then as read.
+func byMergeOrder(a, b *entry) int {
+	return cmp.Or(cmp.Compare(a.part.idx, b.part.idx), cmp.Compare(a.pos, b.pos))
+}
+
+// combine settles the indexed parts into a Result.
+func (m *merger) combine() Result {
+	m.epoch++
+	var special, conflicting []*entry
+	mark := func(e *entry) {
+		if e.mark != m.epoch {
+			e.mark, e.keep, e.out, e.osum = m.epoch, true, e.s, &e.sum
+			special = append(special, e)
+		}
+	}
+	for name := range m.conflicts {
+		h := m.names[name]
+		mark(h.one)
+		for _, e := range h.more {
+			mark(e)
+		}
+	}
+	for u := range m.shared {
+		h := m.urls[u]
+		mark(h.one)
+		for _, e := range h.more {
+			mark(e)
+		}
+	}
+	slices.SortFunc(special, byMergeOrder)
+	for _, e := range special {
+		if m.names[e.orig].n > 1 {
+			conflicting = append(conflicting, e)
+		}
+	}
+	renamed := m.renamed
+	m.renamed = nil
+	if len(conflicting) > 0 {
+		switch m.strategy {
+		case StrategyError:
+			m.refuse(conflicting)
+			return m.finish(Result{})
+		case StrategyPriority:
+			m.shadow(conflicting)
+		case StrategyVersions:
+			m.versions(conflicting)
+		default:
+			m.rename(conflicting, renamed)
+		}
+	}
+
+	// Filter, then remote URLs, for the special entries; the others were
+	// settled when read.
+	var filtered, kept []*entry
+	for _, e := range special {
+		if !e.keep {
+			continue
+		}
+		pass := e.pass
+		if e.out != e.s {
+			pass = m.filter.Match(e.out)
+		}
+		if !pass {
+			e.keep = false
+			filtered = append(filtered, e)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	kept = m.dedupeRemoteURLs(kept)
+	byName := func(a, b *entry) int {
+		return cmp.Or(strings.Compare(a.out.Name(), b.out.Name()), strings.Compare(a.ver, b.ver))
+	}
+	slices.SortFunc(kept, byName)
+	slices.SortFunc(filtered, byName)
+
+	// The output: the entries kept in name order, the special ones placed
+	// among the others by binary search.
+	servers := make([]*model.Server, 0, len(m.pass)+len(kept))
+	h := sha256.New()
+	buf := make([]byte, 0, 32<<10)
+	emit := func(s *model.Server, sum *[sha256.Size]byte) {
+		servers = append(servers, s)
+		if len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+		buf = append(buf, sum[:]...)
+	}
+	at := m.positions(m.pass, kept)
+	j := 0
+	for i, e := range m.pass {
+		for ; j < len(kept) && at[j] <= i; j++ {
+			emit(kept[j].out, kept[j].osum)
+		}
+		if e.mark != m.epoch {
+			emit(e.s, &e.sum)
+		}
+	}
+	for ; j < len(kept); j++ {
+		emit(kept[j].out, kept[j].osum)
+	}
+	h.Write(buf)
+
+	var names []string
+	if len(m.fail)+len(filtered) > 0 {
+		at := m.positions(m.fail, filtered)
+		j := 0
+		for i, e := range m.fail {
+			for ; j < len(filtered) && at[j] <= i; j++ {
+				names = append(names, filtered[j].out.Name())
+			}
+			if e.mark != m.epoch {
+				names = append(names, e.orig)
+			}
+		}
+		for ; j < len(filtered); j++ {
+			names = append(names, filtered[j].out.Name())
+		}
+	}
+
+	reg := model.NewRegistry(m.opts.LastUpdated.UTC().Format(time.RFC3339), servers)
+	if len(servers) == 0 {
+		m.ds = append(m.ds, model.EmptyRegistryDiagnostic(m.owner, m.ownerField(""), m.whyEmpty(len(names))))
+	}
+	return m.finish(Result{Registry: reg, Hash: hex.EncodeToString(h.Sum(nil)), Filtered: names})
+}
+
+// positions returns where each of the entries add (final names, sorted)
+// goes in list (names as read, sorted): before list[at[j]].
+func (m *merger) positions(list, add []*entry) []int {
+	at := make([]int, len(add))
+	lo := 0
+	for j, e := range add {
+		name := e.out.Name()
+		i, _ := slices.BinarySearchFunc(list[lo:], e, func(x, _ *entry) int {
+			return cmp.Or(strings.Compare(x.orig, name), strings.Compare(x.ver, e.ver))
+		})
+		lo += i
+		at[j] = lo
+	}
+	return at
+}
+
+// finish adds the summary, the diagnostics of reading and the sources to res.
+func (m *merger) finish(res Result) Result {
+	m.summarize()
+	n := len(m.ds)
+	for _, p := range m.parts {
+		n += len(p.ds)
+	}
+	ds := make(model.Diagnostics, 0, n)
+	for _, p := range m.parts {
+		ds = append(ds, p.ds...)
+	}
+	res.Diagnostics = append(ds, m.ds...)
+	res.Diagnostics.Sort()
+	for _, p := range m.parts {
+		res.Sources = append(res.Sources, p.ref)
+	}
+	return res
+}

@@ -1,0 +1,96 @@
+package merge
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Incremental keeps the merge of one Source up to date as its ConfigMaps
+// change, the way an operator sees them: one created, updated or deleted
+// ConfigMap at a time. It holds a snapshot of ConfigMaps, like an informer
+// cache, and what the last merge read and settled; Result after one
+// ConfigMap changed reads that ConfigMap only and settles again only the
+// servers whose name several ConfigMaps define or whose remote URL several
+// servers use, so its cost is about that ConfigMap's share of a full merge
+// plus a copy of the list of servers, and the hashing of 32 bytes per
+// server (see Hash).
+//
+// Result is always what Merge returns for the same Source, Options and
+// snapshot — the ConfigMaps given to Update and not removed, in the order
+// they were first given — byte for byte: the document, the hash, the
+// diagnostics, the sources and the filtered names. Which ConfigMaps are
+// merged is decided on every Result, so a relabelled ConfigMap joins or
+// leaves the merge as it would in Merge.
+//
+// Rendering the document (Result.Document, OutputConfigMap) is not part of
+// Result: it is proportional to the whole document, and a caller needs it
+// only when the sync decision (SyncInputFor, DecideSync, with Result.Hash)
+// says to write.
+//
+// An Incremental is a value the caller holds and does no I/O; it is not
+// safe for concurrent use. The ConfigMaps given to Update must not be
+// modified afterwards (informer caches never modify theirs), and the
+// servers of a Result are shared with later Results: do not modify them.
+type Incremental struct {
+	m *merger
+	// cms is the snapshot, by namespace and name, and order the order in
+	// which its ConfigMaps were first given.
+	cms   map[objectKey]*corev1.ConfigMap
+	order []objectKey
+	// parts are the parts of the last merge by ConfigMap.
+	parts map[*corev1.ConfigMap]*part
+}
+
+type objectKey struct{ namespace, name string }
+
+// NewIncremental returns an Incremental merge of src with opts and an empty
+// snapshot.
+func NewIncremental(src Source, opts Options) *Incremental {
+	return &Incremental{m: newMerger(src, opts), cms: make(map[objectKey]*corev1.ConfigMap)}
+}
+
+// Update adds a ConfigMap to the snapshot or replaces the one of the same
+// namespace and name: what an informer's add and update events give.
+// Update of nil does nothing. The ConfigMap is read by the next Result, if
+// the Source selects it.
+func (inc *Incremental) Update(cm *corev1.ConfigMap) {
+	if cm == nil {
+		return
+	}
+	k := objectKey{cm.Namespace, cm.Name}
+	if _, ok := inc.cms[k]; !ok {
+		inc.order = append(inc.order, k)
+	}
+	inc.cms[k] = cm
+}
+
+// Remove takes the ConfigMap of that namespace and name out of the
+// snapshot, if it is there: what an informer's delete event gives.
+func (inc *Incremental) Remove(namespace, name string) {
+	k := objectKey{namespace, name}
+	if _, ok := inc.cms[k]; !ok {
+		return
+	}
+	delete(inc.cms, k)
+	for i, o := range inc.order {
+		if o == k {
+			inc.order = append(inc.order[:i], inc.order[i+1:]...)
+			break
+		}
+	}
+}
+
+// Result merges the snapshot as Merge would, reading only the ConfigMaps
+// that are new or changed since the last Result (through Options.Parallel
+// when set).
+func (inc *Incremental) Result() Result {
+	snapshot := make([]*corev1.ConfigMap, len(inc.order))
+	for i, k := range inc.order {
+		snapshot[i] = inc.cms[k]
+	}
+	res := inc.m.run(snapshot, func(cm *corev1.ConfigMap) *part { return inc.parts[cm] })
+	inc.parts = make(map[*corev1.ConfigMap]*part, len(inc.m.parts))
+	for _, p := range inc.m.parts {
+		inc.parts[p.cm] = p
+	}
+	return res
+}

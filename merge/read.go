@@ -1,0 +1,266 @@
+package merge
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+	"unsafe"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+	"github.com/mcpreg/mcpreg/naming"
+)
+
+// part is one selected ConfigMap, read. Reading a ConfigMap depends on
+// nothing but the ConfigMap and the merge's settings, so the parts of a
+// merge can be read in any order or at once (Options.Parallel), and an
+// Incremental merge keeps them between merges.
+type part struct {
+	cm    *corev1.ConfigMap
+	ref   model.ObjectRef
+	field string // data[key] or binaryData[key]
+	// failure is why the ConfigMap was skipped ("MissingKey", ...), or "".
+	failure model.Reason
+	// skipped counts the entries dropped as invalid or too large, and
+	// skipReasons says why, sorted.
+	skipped     int
+	skipReasons []model.Reason
+	// entries are the entries read, valid and each the first of its name
+	// (of its name and version, with StrategyVersions) in the ConfigMap,
+	// sorted by name, then version.
+	entries []entry
+	// ds are the diagnostics of reading, sorted.
+	ds model.Diagnostics
+	// idx is the part's position in merge order, set by the merge.
+	idx int
+}
+
+// skip counts an entry dropped for reason.
+func (p *part) skip(reason model.Reason) { p.skipN(reason, 1) }
+
+// skipN counts n entries dropped for reason.
+func (p *part) skipN(reason model.Reason, n int) {
+	p.skipped += n
+	if i, found := slices.BinarySearch(p.skipReasons, reason); !found {
+		p.skipReasons = slices.Insert(p.skipReasons, i, reason)
+	}
+}
+
+// skipText names the reasons entries were dropped for.
+func (p *part) skipText() string {
+	out := make([]string, len(p.skipReasons))
+	for i, r := range p.skipReasons {
+		out[i] = string(r)
+	}
+	return strings.Join(out, ", ")
+}
+
+// entry is one server on its way to the output.
+type entry struct {
+	s    *model.Server
+	part *part
+	pos  int    // its position among the entries model.Parse returned
+	orig string // the name it was read with
+	ver  string // its version
+	// field is its path in the ConfigMap; "" until needed.
+	field string
+	// urls are the entry's remote URLs, read with the rest of the entry
+	// while its bytes are in the cache.
+	urls []string
+	// sum is the SHA-256 of the entry's compact JSON (see Hash).
+	sum [sha256.Size]byte
+	// pass says whether the filter keeps the entry under the name it was
+	// read with.
+	pass bool
+
+	// What the last combine decided for an entry that is in conflict or
+	// shares a remote URL (mark is then the combine's epoch): whether it
+	// survives the conflict strategy, and the server written for it (a
+	// renamed copy or s) with its sum.
+	mark uint64
+	keep bool
+	out  *model.Server
+	osum *[sha256.Size]byte
+}
+
+// compareEntries orders entries by name, then version: the order of the
+// output for entries whose names and versions are unique.
+func compareEntries(a, b *entry) int {
+	return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver))
+}
+
+// read parses one selected ConfigMap into a part. It reads only the
+// merger's settings, never its state, so reads may run concurrently.
+func (m *merger) read(cm *corev1.ConfigMap) *part {
+	p := &part{cm: cm, ref: model.FullRef("v1", "ConfigMap", &cm.ObjectMeta)}
+
+	var data []byte
+	if v, ok := cm.Data[m.key]; ok {
+		// The servers alias the data they are parsed from. Neither the merge
+		// nor the model ever writes into it, so the string's bytes are
+		// read in place instead of copied: at scale, a copy would be the
+		// largest allocation of the merge.
+		data, p.field = unsafe.Slice(unsafe.StringData(v), len(v)), "data["+m.key+"]"
+	} else if v, ok := cm.BinaryData[m.key]; ok {
+		data, p.field = v, "binaryData["+m.key+"]"
+	} else {
+		p.failure = model.ReasonMissingKey
+		p.ds = append(p.ds, model.Warningf(model.ReasonMissingKey, p.ref, "data["+m.key+"]",
+			"ConfigMap skipped: no key %q in data or binaryData%s", m.key, describeKeys(cm)))
+		return p
+	}
+
+	reg, pds := model.Parse(data, model.ParseOptions{
+		Format:           m.format,
+		DefaultNamespace: m.opts.DefaultNamespace,
+		Source:           p.ref,
+		FieldPrefix:      p.field,
+	})
+	for _, d := range pds {
+		switch d.Reason {
+		case model.ReasonInvalidJSON, model.ReasonUnknownFormat:
+			// A merge goes on without this ConfigMap: a warning, not an error.
+			d.Severity = model.SeverityWarning
+			d.Message = "ConfigMap skipped: " + d.Message
+			p.failure = d.Reason
+		case model.ReasonInvalidEntry:
+			// A summary stands for the entries it leaves unlisted.
+			p.skipN(model.ReasonInvalidEntry, d.Count())
+		}
+		p.ds = append(p.ds, d)
+	}
+	if reg == nil {
+		if p.failure == "" {
+			p.failure = model.ReasonUnknownFormat
+		}
+		slices.SortFunc(p.ds, model.Diagnostic.Compare)
+		return p
+	}
+	for _, key := range reg.OtherData() {
+		p.ds = append(p.ds, model.Warningf(model.ReasonInvalidEntry, p.ref, p.field+".data."+key,
+			"data.%s not merged: a merge carries only data.servers", key))
+	}
+
+	// The entries of one ConfigMap take one allocation.
+	p.entries = make([]entry, 0, len(reg.Servers))
+	for pos, s := range reg.Servers {
+		m.describe(s, p)
+		ok, nds := model.NormalizeWith(s, p.ref, p.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
+		if len(nds) > 0 {
+			// Normalize names fields under the prefix it is given; put the
+			// entry's own path in its place.
+			f := entryField(p.field, s)
+			for _, d := range nds {
+				d.Field = f + strings.TrimPrefix(d.Field, p.field)
+				p.ds = append(p.ds, d)
+			}
+		}
+		if !ok {
+			reason := model.ReasonInvalidEntry
+			if len(nds) > 0 && nds[len(nds)-1].Reason == model.ReasonMetaTooLarge {
+				reason = model.ReasonMetaTooLarge
+			}
+			p.skip(reason)
+			continue
+		}
+		p.entries = append(p.entries, entry{s: s, part: p, pos: pos, orig: s.Name(), ver: s.Version()})
+	}
+	p.dedupe(m.strategy == StrategyVersions)
+
+	// The remote URLs of one ConfigMap take one allocation too.
+	var urls []string
+	var buf []byte
+	for i := range p.entries {
+		e := &p.entries[i]
+		first := len(urls)
+		for u := range e.s.RemoteURLs() {
+			urls = append(urls, u)
+		}
+		e.urls = urls[first:len(urls):len(urls)]
+		buf = e.s.AppendJSON(buf[:0])
+		e.sum = sha256.Sum256(buf)
+		e.pass = m.filter.Match(e.s)
+	}
+	slices.SortFunc(p.ds, model.Diagnostic.Compare)
+	return p
+}
+
+// dedupe keeps the first entry of each name (of each name and version, when
+// versions) in the order read, with a DuplicateServer warning for each
+// other, and leaves the entries sorted by name, then version.
+func (p *part) dedupe(versions bool) {
+	es := p.entries
+	if versions {
+		slices.SortFunc(es, func(a, b entry) int {
+			return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
+		})
+	} else {
+		slices.SortFunc(es, func(a, b entry) int {
+			return cmp.Or(strings.Compare(a.orig, b.orig), cmp.Compare(a.pos, b.pos))
+		})
+	}
+	out := es[:0]
+	for i := range es {
+		e := es[i]
+		if len(out) > 0 {
+			first := &out[len(out)-1]
+			switch {
+			case !versions && first.orig == e.orig:
+				p.ds = append(p.ds, model.Warningf(model.ReasonDuplicateServer, p.ref, entryField(p.field, e.s),
+					"server %q skipped: %s of this ConfigMap has the same name; the first is kept", e.orig, first.fieldOf()))
+				continue
+			case versions && first.orig == e.orig && first.ver == e.ver:
+				p.ds = append(p.ds, model.Warningf(model.ReasonDuplicateServer, p.ref, entryField(p.field, e.s),
+					"server %q version %q skipped: %s of this ConfigMap has the same name and version; the first is kept", e.orig, e.ver, first.fieldOf()))
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	clear(es[len(out):])
+	p.entries = out
+}
+
+// fieldOf is the path of an entry in its ConfigMap, computed once and from
+// the server as read: the locator finds the entry by its name.
+func (e *entry) fieldOf() string {
+	if e.field == "" {
+		e.field = entryField(e.part.field, e.s)
+	}
+	return e.field
+}
+
+// describe gives an entry without description the stand-in text, since the
+// upstream schema requires one and hand-written ConfigMap catalogs often
+// leave it out.
+func (m *merger) describe(s *model.Server, p *part) {
+	// Only a missing description or the empty string literal gets the
+	// stand-in; nothing else is decoded.
+	if raw, ok := s.Get(model.KeyDescription); ok && string(bytes.TrimSpace(raw)) != `""` {
+		return
+	}
+	_, server := naming.Split(s.Name())
+	text := model.ShortenDescription(fmt.Sprintf("%s from ConfigMap %s/%s", server, p.ref.Namespace, p.ref.Name))
+	s.SetDescription(text)
+	p.ds = append(p.ds, model.Infof(model.ReasonMissingDescription, p.ref, entryField(p.field, s)+"."+model.KeyDescription,
+		"server %q has no description; wrote %q", s.Name(), text))
+}
+
+func describeKeys(cm *corev1.ConfigMap) string {
+	var keys []string
+	for k := range cm.Data {
+		keys = append(keys, k)
+	}
+	for k := range cm.BinaryData {
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return " (the ConfigMap has no keys)"
+	}
+	slices.Sort(keys)
+	return " (keys: " + joinCapped(keys, 10) + ")"
+}
