@@ -145,11 +145,11 @@ func (r *resource) compare(o *resource) int {
 type resourceIndex struct {
 	all []*resource
 	// slab holds the resources in snapshot order, duplicates (dup) too.
-	slab  []resource
-	byRef map[model.ObjectRef]*resource
+	slab []resource
 	// table finds resources in all by kind, namespace and name, built when
-	// lookup first needs it: lookup uses it rather than byRef, as it is
-	// cheaper at scale (see keyTable).
+	// lookup first needs it (see keyTable: cheaper at scale than a map keyed
+	// by object reference, and not built at all when every look-up finds
+	// the resource it tries first).
 	table *keyTable
 	// next[k] is the slab position after the last resource of kind rank k
 	// that lookup found.
@@ -282,9 +282,8 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	// decides depends on their order (see sortDrafts), and a sort of a
 	// hundred thousand of them would read them at random many times over.
 	ix := &resourceIndex{
-		all:   make([]*resource, 0, len(slab)),
-		slab:  slab,
-		byRef: make(map[model.ObjectRef]*resource, len(slab)),
+		all:  make([]*resource, 0, len(slab)),
+		slab: slab,
 	}
 	for i := range slab {
 		r := &slab[i]
@@ -292,7 +291,6 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 			continue
 		}
 		r.order = len(ix.all)
-		ix.byRef[r.ref] = r
 		ix.all = append(ix.all, r)
 	}
 	return ix, ds

@@ -416,45 +416,83 @@ func checkRouteURL(u string) (string, bool, error) {
 	default:
 		return CheckURL(u)
 	}
-	plain := len(u) <= MaxURLLength
+	if len(u) > MaxURLLength {
+		return CheckURL(u)
+	}
 	authority := len(rest)
-	for i := 0; plain && i < len(rest); i++ {
-		c := rest[i]
-		plain = urlByte(c) && c != '%' && c != '#' && (i >= authority || c < 'A' || c > 'Z')
-		if authority == len(rest) && (c == '/' || c == '?') {
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; c == '/' || c == '?' {
 			authority = i
+			break
 		}
 	}
-	if !plain || !plainAuthority(rest[:authority]) {
+	if !plainAuthority(rest[:authority]) {
 		return CheckURL(u)
+	}
+	for i := authority; i < len(rest); i++ {
+		if !plainPathBytes[rest[i]] {
+			return CheckURL(u)
+		}
 	}
 	return u, insecure, nil
 }
 
-// plainAuthority reports whether a is host[:port] with a host name (not an
-// address: some label has a letter, "-" or "_") that dnsname.Valid accepts
-// and a port from 1 to 65535: what checkHost accepts, in the common case,
-// without allocating.
+// plainPathBytes marks the bytes urlByte accepts other than "%" and "#":
+// what a path and query may hold on checkRouteURL's fast path. It is
+// computed once and only read.
+var plainPathBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = urlByte(byte(c)) && c != '%' && c != '#'
+	}
+	return t
+}()
+
+// plainAuthority reports whether a is host[:port] with a lower-case host
+// name (not an address: some label has a letter, "-" or "_") that
+// dnsname.Valid accepts and a port from 1 to 65535: what checkHost accepts,
+// in the common case, without allocating.
 func plainAuthority(a string) bool {
 	host, port, hasPort := strings.Cut(a, ":")
-	if !dnsname.Valid(host) || strings.Trim(host, "0123456789.") == "" {
+	if !dnsname.Valid(host) {
+		return false
+	}
+	// named: some byte is not a digit or a dot (else the host is an
+	// address, or reads as one); last: where the last label starts.
+	named, last := false, 0
+	for i := 0; i < len(host); i++ {
+		switch c := host[i]; {
+		case 'A' <= c && c <= 'Z':
+			return false
+		case c == '.':
+			last = i + 1
+		case c < '0' || c > '9':
+			named = true
+		}
+	}
+	if !named {
 		return false
 	}
 	// A last label of digits or "0x…" makes the host an IPv4 address to a
 	// browser; the full check judges it.
-	last := host[strings.LastIndexByte(host, '.')+1:]
-	if strings.Trim(last, "0123456789") == "" || strings.HasPrefix(last, "0x") || strings.HasPrefix(last, "0X") {
+	if l := host[last:]; strings.HasPrefix(l, "0x") || strings.Trim(l, "0123456789") == "" {
 		return false
 	}
 	if !hasPort {
 		return true
 	}
 	// Leading zeros and default ports are normalised by the full check.
-	if port == "" || port[0] == '0' || port == "80" || port == "443" || strings.Trim(port, "0123456789") != "" {
+	if port == "" || len(port) > 5 || port[0] == '0' || port == "80" || port == "443" {
 		return false
 	}
-	n, err := strconv.Atoi(port)
-	return err == nil && n >= 1 && n <= 65535
+	n := 0
+	for i := 0; i < len(port); i++ {
+		c := port[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n >= 1 && n <= 65535
 }
 
 // walk is Method 2 for one exported route: it appends the route's exports

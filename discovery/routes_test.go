@@ -179,8 +179,10 @@ func TestCheckRouteURL(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		scheme := rapid.SampledFrom([]string{"http", "https", "HTTPS", "ftp"}).Draw(t, "scheme")
 		host := rapid.SampledFrom([]string{"mcp.example.com", "192.0.2.1", "[2001:db8::1]", "a_b.example", "xn--bcher-kva.example",
-			"MCP.Example.com", "user@mcp.example.com", "[::1", "1.2.3", "-bad.example", "", "[2001:DB8::1]"}).Draw(t, "host")
-		port := rapid.SampledFrom([]string{"", ":8443", ":0", ":99999", ":", ":+80", ":08"}).Draw(t, "port")
+			"MCP.Example.com", "user@mcp.example.com", "[::1", "1.2.3", "-bad.example", "", "[2001:DB8::1]",
+			"mcp.0x1f", "mcp.0X1F", "0x1f.example", "mcp.123", "123.example", "a..b", "mcp.example.com.", "a-.example",
+			"a.b_c.example", strings.Repeat("a", 64) + ".example", strings.Repeat("a", 63) + ".example", "mcp%2eexample.com"}).Draw(t, "host")
+		port := rapid.SampledFrom([]string{"", ":8443", ":0", ":99999", ":", ":+80", ":08", ":65535", ":65536", ":443", ":80", ":123456", ":1"}).Draw(t, "port")
 		path := rapid.StringMatching(`(/[a-zA-Z0-9._~!$&'()*+,;=:@%#? \[\]-]{0,12}){0,4}`).Draw(t, "path")
 		u := scheme + "://" + host + port + path
 		gotU, gotI, gotErr := checkRouteURL(u)

@@ -83,9 +83,10 @@ type Attachment struct {
 
 	route *gwv1.HTTPRoute
 	ix    *Index
-	// originBuf holds the origins of a route with few parents, so that an
-	// Attachment usually takes one allocation.
-	originBuf [2]Origin
+	// originBuf holds the origin of a route with one, the common case, so
+	// that an Attachment usually takes one allocation (and a small one: it
+	// is made per route).
+	originBuf [1]Origin
 }
 
 // Attach resolves the parentRefs of route against the index: the Gateway,
@@ -114,11 +115,7 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 		sc = &attachScratch{hosts: make([]string, 0, 4), via: make([]originSource, 0, 4)}
 	}
 	st := attachState{a: a, hosts: sc.hosts[:0], via: sc.via[:0]}
-	if n := 2 * len(route.Spec.ParentRefs); n <= len(a.originBuf) {
-		a.Origins = a.originBuf[:0]
-	} else {
-		a.Origins = make([]Origin, 0, n)
-	}
+	a.Origins = a.originBuf[:0]
 	for i, ref := range route.Spec.ParentRefs {
 		ix.attachParent(&st, i, ref)
 	}
@@ -668,20 +665,20 @@ func (g *gatewayEntry) receiver(port int32, protocol gwv1.ProtocolType, host str
 // specific listener on the same port claims is passed over while another
 // one is left.
 func (g *gatewayEntry) firstAddress(l *listenerEntry, wildcards []string) (string, bool) {
-	usable := func(h string) bool {
-		if wildcards == nil {
-			return true
-		}
-		return slices.ContainsFunc(wildcards, func(w string) bool { return wildcardMatches(w, h) })
-	}
-	lists := [][]string{g.addrs.hostnames}
-	if wildcards == nil {
-		lists = append(lists, g.addrs.ips) // a wildcard never matches an IP
-	}
 	first := ""
-	for _, list := range lists {
+	// The Hostname addresses, then (without wildcards: a wildcard never
+	// matches an IP) the IPAddress ones; two passes rather than a list of
+	// lists, which would be allocated per route.
+	for pass := range 2 {
+		list := g.addrs.hostnames
+		if pass == 1 {
+			if wildcards != nil {
+				break
+			}
+			list = g.addrs.ips
+		}
 		for _, h := range list {
-			if !usable(h) {
+			if wildcards != nil && !slices.ContainsFunc(wildcards, func(w string) bool { return wildcardMatches(w, h) }) {
 				continue
 			}
 			if g.shadowedBy(l, h) == nil {
@@ -724,7 +721,8 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 	if len(out) > n {
 		return out, ds
 	}
-	gwRef := key.namespace + "/" + key.name
+	// gwRef names the Gateway in the diagnostics, built only for one.
+	gwRef := func() string { return key.namespace + "/" + key.name }
 	switch {
 	case c.anyHost:
 		// Prefer an address no more specific listener claims; failing that
@@ -734,10 +732,10 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 		}
 		if g.addrs.count == 0 {
 			ds = append(ds, model.Warningf(model.ReasonGatewayAddressPending, obj, parentField(parent),
-				"neither the route nor %s of Gateway %s names a hostname, and the Gateway has no status.addresses yet", c.l.describe(), gwRef))
+				"neither the route nor %s of Gateway %s names a hostname, and the Gateway has no status.addresses yet", c.l.describe(), gwRef()))
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
-				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef, model.Text(g.addrs.all)))
+				"neither the route nor %s of Gateway %s names a hostname, and no status address is a usable Hostname or IPAddress (%s)", c.l.describe(), gwRef(), model.Text(g.addrs.all)))
 		}
 	case wildcards:
 		_, wildcards := SplitHostnames(c.hosts)
@@ -746,11 +744,11 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 		}
 		if g.addrs.count == 0 {
 			ds = append(ds, model.Warningf(model.ReasonGatewayAddressPending, obj, parentField(parent),
-				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and the Gateway has no status.addresses yet", c.l.describe(), gwRef, strings.Join(wildcards, ", ")))
+				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and the Gateway has no status.addresses yet", c.l.describe(), gwRef(), strings.Join(wildcards, ", ")))
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonNoConcreteHostname, obj, parentField(parent),
 				"%s of Gateway %s serves only the wildcard hostnames %s for this route, and no Hostname address of the Gateway matches them (%s); name a concrete host in spec.hostnames",
-				c.l.describe(), gwRef, strings.Join(wildcards, ", "), model.Text(g.addrs.all)))
+				c.l.describe(), gwRef(), strings.Join(wildcards, ", "), model.Text(g.addrs.all)))
 		}
 	}
 	return out, ds

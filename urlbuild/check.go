@@ -34,15 +34,17 @@ type clientRequest struct {
 type urlCheck struct {
 	a         *Attachment
 	ruleIndex int
-	rule      gwv1.HTTPRouteRule
+	rule      *gwv1.HTTPRouteRule
 	rewrite   *gwv1.HTTPURLRewriteFilter
 	opts      RuleOptions
-	// backend is the defaulted backendRef the URL must reach; hasBackend is
-	// false when opts.Backend names none (rule filters only), in which case
-	// only this rule counts as reaching it.
-	backend    backendKey
-	hasBackend bool
-	reqs       [3]clientRequest
+	// backendRef is the backendRef the URL must reach, nil when opts.Backend
+	// names none (rule filters only), in which case only this rule counts as
+	// reaching it; backend is it defaulted, worked out the first time
+	// another rule is looked at (haveBackend), which is rare.
+	backendRef  *gwv1.BackendRef
+	backend     backendKey
+	haveBackend bool
+	reqs        [3]clientRequest
 	// memo is the backend path of the last rule path seen (the same for
 	// every origin); cur is the URL path being checked with its backend
 	// path, and curMatch the match it came from, which needs no rewrite to
@@ -101,11 +103,23 @@ func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions, 
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
 		return false
 	}
-	*c = urlCheck{a: a, ruleIndex: ruleIndex, rule: rules[ruleIndex], opts: opts, rewrite: rewrite}
+	*c = urlCheck{a: a, ruleIndex: ruleIndex, rule: &rules[ruleIndex], opts: opts, rewrite: rewrite}
 	if opts.Backend >= 0 && opts.Backend < len(c.rule.BackendRefs) {
-		c.backend, c.hasBackend = backendKeyOf(&c.rule.BackendRefs[opts.Backend].BackendRef, a.route.Namespace), true
+		c.backendRef = &c.rule.BackendRefs[opts.Backend].BackendRef
 	}
 	return true
+}
+
+// backendKey returns the defaulted backendRef the URL must reach; false
+// when there is none.
+func (c *urlCheck) backendKey() (backendKey, bool) {
+	if c.backendRef == nil {
+		return backendKey{}, false
+	}
+	if !c.haveBackend {
+		c.backend, c.haveBackend = backendKeyOf(c.backendRef, c.a.route.Namespace), true
+	}
+	return c.backend, true
 }
 
 // requests lists what a client sends for a URL path p whose requests the
@@ -146,7 +160,13 @@ func sibling(p string) string {
 func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	m := c.match(rp.Match)
 	if !c.memo || c.memoPath != rp {
-		c.memoB, c.memoErr = Rewrite(rp.Path, m.Path, c.rewrite)
+		if c.opts.EndpointPath != "" {
+			// appendRulePaths took rp.Path from ExternalPath, which promises
+			// (and checks) that the rewrite sends it to the endpoint path.
+			c.memoB, c.memoErr = c.opts.EndpointPath, nil
+		} else {
+			c.memoB, c.memoErr = Rewrite(rp.Path, m.Path, c.rewrite)
+		}
 		c.memo, c.memoPath = true, rp
 	}
 	b, err := c.memoB, c.memoErr
@@ -172,7 +192,7 @@ func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 
 // match returns match mi of the rule (the default match for -1).
 func (c *urlCheck) match(mi int) gwv1.HTTPRouteMatch {
-	ms := DefaultMatches(c.rule)
+	ms := DefaultMatches(*c.rule)
 	if mi < 0 || mi >= len(ms) {
 		return ms[0]
 	}
@@ -255,7 +275,7 @@ func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientReq
 
 // takes reports whether a match of the rule matches the request.
 func (c *urlCheck) takes(method, p string) bool {
-	for _, m := range DefaultMatches(c.rule) {
+	for _, m := range DefaultMatches(*c.rule) {
 		typ, value := DefaultPathMatch(m)
 		e := matchEntry{typ: typ, value: value, headers: len(m.Headers), query: len(m.QueryParams)}
 		if typ == gwv1.PathMatchPathPrefix {
@@ -291,10 +311,11 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 		return false
 	}
 	var rw *gwv1.HTTPURLRewriteFilter
-	if x.r.ref == c.a.Route && x.m.rule == c.ruleIndex {
+	if x.r.route.Namespace == c.a.Route.Namespace && x.r.route.Name == c.a.Route.Name && x.m.rule == c.ruleIndex {
 		rw = c.rewrite
 	} else {
-		if !c.hasBackend {
+		want, ok := c.backendKey()
+		if !ok {
 			return false
 		}
 		first := -1
@@ -303,7 +324,7 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 			if b.weight <= 0 {
 				continue
 			}
-			if !b.sameBackend(c.backend) {
+			if !b.sameBackend(want) {
 				return false
 			}
 			if first < 0 {
@@ -313,8 +334,7 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 		if first < 0 {
 			return false
 		}
-		var ok bool
-		if rw, _, ok = ruleRewrite(rule, x.m.rule, first, x.r.ref); !ok {
+		if rw, _, ok = ruleRewrite(rule, x.m.rule, first, x.r.ref()); !ok {
 			return false
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"pgregory.net/rapid"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
@@ -207,4 +208,19 @@ func showFilter(f *gwv1.HTTPURLRewriteFilter) string {
 		return string(f.Path.Type) + " " + *f.Path.ReplacePrefixMatch
 	}
 	return string(f.Path.Type)
+}
+
+// TestCheckPathOnePass: checkPath's one pass accepts exactly the paths
+// checkPathFull accepts, and where it refuses, the error is checkPathFull's.
+func TestCheckPathOnePass(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		p := rapid.StringMatching(`/?([a-zA-Z0-9._~!$&'()*+,;=:@%# \x00\xff-]{0,4}/?){0,5}(\.|\.\.|%2[fF]|%4)?`).Draw(t, "path")
+		if rapid.Bool().Draw(t, "long") {
+			p = "/" + strings.Repeat("a", 1020) + p
+		}
+		got, want := checkPath(p), checkPathFull(p)
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Fatalf("checkPath(%q) = %v, checkPathFull %v", p, got, want)
+		}
+	})
 }

@@ -120,10 +120,16 @@ func routedAll(cs []cand) []Routed {
 }
 
 // routeEntry is one HTTPRoute given to NewIndex, its matches compiled.
+// It names the route through route (see ref) rather than holding an
+// ObjectRef: the index holds one per route of the snapshot.
 type routeEntry struct {
 	route   *gwv1.HTTPRoute
-	ref     model.ObjectRef
 	matches []matchEntry
+}
+
+// ref names the route in results and messages.
+func (e *routeEntry) ref() model.ObjectRef {
+	return model.ObjectRef{Kind: KindHTTPRoute, Namespace: e.route.Namespace, Name: e.route.Name}
 }
 
 // matchEntry is one match of a rule, with what precedence compares.
@@ -151,7 +157,7 @@ type cand struct {
 }
 
 func (c cand) routed() Routed {
-	return Routed{Route: c.r.ref, Rule: c.m.rule, Match: c.m.match}
+	return Routed{Route: c.r.ref(), Rule: c.m.rule, Match: c.m.match}
 }
 
 // describe names the rule and match for messages.
@@ -262,7 +268,7 @@ func valueMatches(typ *gwv1.HeaderMatchType, want, got string) bool {
 // and RegularExpression are left out: the CRD refuses them. The matches
 // are appended to block, which is returned.
 func (e *routeEntry) init(r *gwv1.HTTPRoute, block []matchEntry) []matchEntry {
-	*e = routeEntry{route: r, ref: model.ObjectRef{Kind: KindHTTPRoute, Namespace: r.Namespace, Name: r.Name}}
+	*e = routeEntry{route: r}
 	rules := DefaultRules(r)
 	start := len(block)
 	for ri := range rules {
@@ -317,9 +323,12 @@ type routeGroup struct {
 	// regex are the RegularExpression matches, apart: their precedence is
 	// implementation-specific.
 	regex []cand
-	// exact and prefix index cands by Exact path and trimmed PathPrefix
-	// when the group is large; nil otherwise (a scan is as fast).
-	exact, prefix map[string][]int32
+	// sorted indexes cands by match type (Exact first) and value (the
+	// Exact path, the trimmed PathPrefix) when the group is large; nil
+	// otherwise (a scan is as fast). starts gives where each key's run
+	// begins in sorted, by type rank.
+	sorted []sortedMatch
+	starts [2]map[string]int32
 	// methods reports whether a match has a method condition or is a
 	// RegularExpression.
 	methods bool
@@ -346,8 +355,8 @@ func comparePrecedence(a, b cand) int {
 		-cmp.Compare(a.m.headers, b.m.headers),
 		-cmp.Compare(a.m.query, b.m.query),
 		ac.Time.Compare(bc.Time),
-		cmp.Compare(a.r.ref.Namespace, b.r.ref.Namespace),
-		cmp.Compare(a.r.ref.Name, b.r.ref.Name),
+		cmp.Compare(a.r.route.Namespace, b.r.route.Namespace),
+		cmp.Compare(a.r.route.Name, b.r.route.Name),
 		cmp.Compare(a.m.rule, b.m.rule),
 		cmp.Compare(a.m.match, b.m.match),
 	)
@@ -364,20 +373,62 @@ func boolRank(b bool) int {
 func (g *routeGroup) finish() {
 	g.methods = len(g.regex) > 0 || slices.ContainsFunc(g.cands, func(c cand) bool { return c.m.method != "" })
 	slices.SortFunc(g.regex, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(a.r.ref.Namespace, b.r.ref.Namespace), cmp.Compare(a.r.ref.Name, b.r.ref.Name),
+		return cmp.Or(cmp.Compare(a.r.route.Namespace, b.r.route.Namespace), cmp.Compare(a.r.route.Name, b.r.route.Name),
 			cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
 	})
 	if len(g.cands) <= smallGroup {
 		return
 	}
-	g.exact, g.prefix = make(map[string][]int32), make(map[string][]int32)
+	g.sorted = make([]sortedMatch, len(g.cands))
 	for i, c := range g.cands {
-		if c.m.typ == gwv1.PathMatchExact {
-			g.exact[c.m.value] = append(g.exact[c.m.value], int32(i))
-		} else {
-			g.prefix[c.m.value] = append(g.prefix[c.m.value], int32(i))
-		}
+		g.sorted[i] = sortedMatch{rank: typeRank(c.m.typ), value: c.m.value, at: int32(i)}
 	}
+	slices.SortFunc(g.sorted, sortedMatch.compare)
+	for i, m := range g.sorted {
+		if i > 0 && g.sorted[i-1].compare(m) == 0 {
+			continue
+		}
+		if g.starts[m.rank] == nil {
+			g.starts[m.rank] = make(map[string]int32)
+		}
+		g.starts[m.rank][m.value] = int32(i)
+	}
+}
+
+// sortedMatch is an entry of routeGroup.sorted: the key of cands[at],
+// held inline so that a search reads one array.
+type sortedMatch struct {
+	value string
+	rank  int32
+	at    int32
+}
+
+func (a sortedMatch) compare(b sortedMatch) int {
+	return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(a.value, b.value))
+}
+
+// typeRank orders the match types of routeGroup.sorted.
+func typeRank(t gwv1.PathMatchType) int32 {
+	if t == gwv1.PathMatchExact {
+		return 0
+	}
+	return 1
+}
+
+// lookup returns the entries of sorted for the matches of type typ (Exact
+// or PathPrefix) and value.
+func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) []sortedMatch {
+	key := sortedMatch{rank: typeRank(typ), value: value}
+	at, found := g.starts[key.rank][value]
+	if !found {
+		return nil
+	}
+	lo := int(at)
+	hi := lo + 1
+	for hi < len(g.sorted) && g.sorted[hi].compare(key) == 0 {
+		hi++
+	}
+	return g.sorted[lo:hi]
 }
 
 // best returns the match among cands that takes the request and comes
@@ -393,12 +444,12 @@ func best(cands []cand, req *Request) (cand, bool) {
 	return b, found
 }
 
-// bestOf is best among cands[ids].
-func bestOf(cands []cand, ids []int32, req *Request) (cand, bool) {
+// bestOf is best among the cands that ids point to.
+func bestOf(cands []cand, ids []sortedMatch, req *Request) (cand, bool) {
 	var b cand
 	found := false
 	for _, i := range ids {
-		if c := cands[i]; c.m.takesRequest(req) && (!found || comparePrecedence(c, b) < 0) {
+		if c := cands[i.at]; c.m.takesRequest(req) && (!found || comparePrecedence(c, b) < 0) {
 			b, found = c, true
 		}
 	}
@@ -414,18 +465,18 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 			may = append(may, c)
 		}
 	}
-	if g.exact == nil {
+	if g.sorted == nil {
 		c, ok := best(g.cands, req)
 		return c, may, ok
 	}
 	path := req.Path
-	if c, ok := bestOf(g.cands, g.exact[path], req); ok {
+	if c, ok := bestOf(g.cands, g.lookup(gwv1.PathMatchExact, path), req); ok {
 		return c, may, true
 	}
 	// The prefixes a path is under, element by element, longest first: the
 	// path itself (unless it ends in "/"), then the path up to each "/".
 	if !strings.HasSuffix(path, "/") {
-		if c, ok := bestOf(g.cands, g.prefix[path], req); ok {
+		if c, ok := bestOf(g.cands, g.lookup(gwv1.PathMatchPathPrefix, path), req); ok {
 			return c, may, true
 		}
 	}
@@ -433,7 +484,7 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 		if path[i] != '/' {
 			continue
 		}
-		if c, ok := bestOf(g.cands, g.prefix[path[:i]], req); ok {
+		if c, ok := bestOf(g.cands, g.lookup(gwv1.PathMatchPathPrefix, path[:i]), req); ok {
 			return c, may, true
 		}
 	}
