@@ -55,3 +55,27 @@ func FuzzUnquote(f *testing.F) {
 		checkUnquote(t, lit)
 	})
 }
+
+// BenchmarkUnquote reads a ConfigMap data value: a registry document of
+// about a megabyte as a JSON string, a quote escaped every few bytes.
+func BenchmarkUnquote(b *testing.B) {
+	doc := `{"name":"io.github.example/server-000","description":"Manage repositories, issues and pull requests","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/mcp"}]},`
+	lit, _ := json.Marshal(strings.Repeat(doc, 1<<20/len(doc)))
+	b.Run("Unquote", func(b *testing.B) {
+		b.SetBytes(int64(len(lit)))
+		for b.Loop() {
+			if _, err := Unquote(lit); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.SetBytes(int64(len(lit)))
+		for b.Loop() {
+			var s string
+			if err := json.Unmarshal(lit, &s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 	"sigs.k8s.io/yaml"
 )
 
@@ -144,6 +147,65 @@ var fastCases = []string{
 	"apiVersion: v1\nkind: ConfigMap\ndata: {k: 1}\n",
 	"apiVersion: v1\nkind: ConfigMap\ndata: {k: 'x', k2: \"\\xff\"}\n",
 	"# only a comment\n---\n \u00a0\n---\napiVersion: v1\nkind: ConfigMap\n",
+	// YAML the fast reader takes, and YAML just past what it takes.
+	yamlCM("data:\n  registry.json: '{\"a\": \"it''s\"}'\n  other: |\n    line 1\n\n      indented # not a comment\n    last\n\n  strip: |-\n    x\n  dq: \"plain\"\n  word: teams\n"),
+	yamlCM("data:\n  folded: 'one\n    two  \n\n\n    three \n     four'\n  tail: 'a\n    '\n  head: '   \n    b'\n"),
+	yamlCM("data:\n  k: 'x'  \n  # a comment\n  j: ''\n\n"),
+	yamlCM("data:\n  k: 'x' # a comment\n"),
+	yamlCM("data:\n  k: 'x\n  y'\n"),
+	yamlCM("data:\n  k: 'x\ny'\n"),
+	yamlCM("data:\n  k: \"a\\tb\"\n"),
+	yamlCM("data:\n  k: \"a\n    b\"\n"),
+	yamlCM("data:\n  k: yes\n"),
+	yamlCM("data:\n  k: 'yes'\n  on: x\n"),
+	yamlCM("data:\n  k: null\n"),
+	yamlCM("data:\n  k:\n  j: x\n"),
+	yamlCM("data:\n  k: 12\n"),
+	yamlCM("data:\n  k: a:b\n"),
+	yamlCM("data:\n  k:x\n"),
+	yamlCM("data:\n  k: x\n  k: y\n"),
+	yamlCM("data:\n  k: x\n  K: y\n"),
+	yamlCM("data:\n  k: x\nData:\n  j: y\n"),
+	yamlCM("data: {}\n"),
+	yamlCM("data: null\n"),
+	yamlCM("data:\n"),
+	yamlCM("data:\n  k: |+\n    x\n\n"),
+	yamlCM("data:\n  k: |2\n    x\n"),
+	yamlCM("data:\n  k: |\n\n    x\n"),
+	yamlCM("data:\n  k: |\n    x\n      \n    y\n"),
+	yamlCM("data:\n  k: |\n  j: x\n"),
+	yamlCM("data:\n  k: |\n    x\n   y\n"),
+	yamlCM("data:\n  k: >\n    x\n"),
+	yamlCM("data:\n  k: \"\"\n"),
+	yamlCM("data:\n  k: &a x\n  j: *a\n"),
+	yamlCM("data:\n  k: !!str x\n"),
+	yamlCM("data:\n  - x\n"),
+	yamlCM("data:\n  k: [x]\n"),
+	yamlCM("data:\n\tk: x\n"),
+	yamlCM("data:\r\n  k: x\r\n"),
+	yamlCM("data:\n  k: 'caf\u00e9 \U0001F600 \u2028 x'\n"),
+	yamlCM("data:\n  k: 'caf\u00e9 \U0001F600'\n"),
+	yamlCM("data:\n  k: 'nel \u0085 x'\n"),
+	yamlCM("data:\n  k: 'bad \xff'\n"),
+	yamlCM("data:\n  k: 'x'\n    j: y\n"),
+	yamlCM("data:\n    k: x\n  j: y\n"),
+	yamlCM("data:\n  nested:\n    deeper: x\n"),
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  creationTimestamp: null\n  annotations:\n    note: 'a ''quoted'' note'\n  labels: {}\ndata:\n  k: x\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: 7\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nimmutable: true\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nbinaryData:\n  b: aGk=\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nbinaryData:\n  b: not64\n",
+	"apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k: 'v'\n",
+	"  apiVersion: v1\n  kind: ConfigMap\n",
+	"apiVersion: v1\nkind: ConfigMap\ndata:\n  k: 'unterminated\n",
+	"apiVersion: v1\nkind: ConfigMap\ndata:\n  k: x",
+}
+
+// yamlCM is a ConfigMap manifest in YAML with the given members after its
+// metadata.
+func yamlCM(rest string) string {
+	return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  namespace: ns\n  labels:\n    toolhive.stacklok.dev/registry: teams\n" + rest
 }
 
 func TestFastPathMatchesOnEdgeCases(t *testing.T) {
@@ -190,6 +252,17 @@ func TestFastPathTaken(t *testing.T) {
 			t.Errorf("the fast path declines %s", c)
 		}
 	}
+	for _, y := range []string{
+		yamlCM("data:\n  folded: 'one\n    two  \n\n\n    three \n     four'\n  tail: 'a\n    '\n  head: '   \n    b'\n"),
+		yamlCM("data:\n  k: 'x'  \n  # a comment\n  j: ''\n\n"),
+		yamlCM("data:\n  k: |\n    x\n\n  j: |-\n    y\n    z\n  dq: \"plain\"\n  word: teams\n"),
+		yamlCM("data: {}\n"), yamlCM("data:\n"),
+		"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  creationTimestamp: null\n  annotations:\n    note: 'a ''quoted'' note'\n  labels: {}\ndata:\n  k: x\n",
+	} {
+		if _, ok := decodeFastYAML([]byte(y)); !ok {
+			t.Errorf("the fast path declines %s", y)
+		}
+	}
 	y := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  registry.json: '{\"a\": 1}'\n"
 	j, err := yaml.YAMLToJSON([]byte(y))
 	if err != nil {
@@ -198,4 +271,41 @@ func TestFastPathTaken(t *testing.T) {
 	if _, ok := decodeFastValue(j); !ok {
 		t.Errorf("the fast path declines %s", j)
 	}
+}
+
+// TestFastYAMLMatchesProperty: ConfigMaps with data of every awkward kind
+// (quotes, leading, trailing and repeated spaces, blank lines, '#', ':',
+// YAML's special words, non-ASCII, long lines), written as "kubectl get -o
+// yaml" writes them, decode the same by both paths; and the fast path takes
+// those made of printable ASCII and line breaks.
+func TestFastYAMLMatchesProperty(t *testing.T) {
+	pieces := []string{"a", "b", " ", "  ", "\n", "\n\n", "'", "''", `"`, "#", " #", ": ", "-", "{", "}", "[", "yes", "null", "~", "1", "0x1F",
+		"é", "\u2028", "\U0001F600", "\t", `\`, strings.Repeat("long words ", 12)}
+	rapid.Check(t, func(t *rapid.T) {
+		data := map[string]string{}
+		for i := range rapid.IntRange(0, 4).Draw(t, "keys") {
+			var b strings.Builder
+			for range rapid.IntRange(0, 30).Draw(t, "len") {
+				b.WriteString(rapid.SampledFrom(pieces).Draw(t, "piece"))
+			}
+			data[rapid.SampledFrom([]string{"registry.json", "k", "on", "a.b_c-d", "x" + strconv.Itoa(i)}).Draw(t, "key")] = b.String()
+		}
+		cm := &corev1.ConfigMap{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
+			ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "ns", Labels: map[string]string{"toolhive.stacklok.dev/registry": rapid.SampledFrom([]string{"teams", "true", "a b"}).Draw(t, "label")}},
+			Data:       data,
+		}
+		y, err := yaml.Marshal(cm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := decode(y, "p.yaml", false)
+		got, err := Decode(y, "p.yaml")
+		if werr != nil || err != nil {
+			t.Fatalf("errors: %v, %v\n%s", err, werr, y)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("the fast path differs (-general +fast):\n%s\n%s", diff, y)
+		}
+	})
 }

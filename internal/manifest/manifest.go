@@ -124,6 +124,12 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 			// say that the document is JSON nested too deep to read.
 			return fmt.Errorf("%s: document %d: JSON nested more than %d levels deep; no Kubernetes object is, and it is not read", source, doc, maxDecodeDepth)
 		}
+		if fast {
+			if fo, ok := decodeFastYAML(chunk); ok {
+				o.Append(fo)
+				return nil
+			}
+		}
 		j, err := yaml.YAMLToJSON(chunk)
 		if err != nil {
 			if isDepthError(err) {
