@@ -24,7 +24,10 @@ import (
 // Rendering the document (Result.Document, OutputConfigMap) is not part of
 // Result: it is proportional to the whole document, and a caller needs it
 // only when the sync decision (SyncInputFor, DecideSync, with Result.Hash)
-// says to write.
+// says to write. meta.last_updated is Options.LastUpdated as given to
+// NewIncremental; a caller that stamps each write with its time sets
+// Result.Registry.LastUpdated, a value of that Result alone, before
+// rendering (the content hash leaves it out).
 //
 // A ConfigMap is read again when it is not the object read before and not
 // a copy of it with the same UID and resourceVersion, so a reconciler may
