@@ -33,6 +33,8 @@ import (
 //     manifest and every registry document decoded with encoding/json into
 //     corev1 and toolhive-core types, the servers concatenated and filtered,
 //     the document encoded indented.
+//   - validfloor (./cmd/validfloor): the floor, each manifest read and checked
+//     with json.Valid.
 //
 // Each process's CPU time (user + system, from its rusage) and peak resident
 // set (ru_maxrss) are measured in interleaved rounds:
@@ -146,17 +148,17 @@ func TestCommandWriteManifests(t *testing.T) {
 	}
 }
 
-// buildCommands builds mcpreg and toolhiveway into dir.
-func buildCommands(t testing.TB, dir string) (mcpreg, toolhive string) {
+// buildCommands builds mcpreg, toolhiveway and validfloor into dir.
+func buildCommands(t testing.TB, dir string) (mcpreg, toolhive, floor string) {
 	t.Helper()
-	mcpreg, toolhive = filepath.Join(dir, "mcpreg"), filepath.Join(dir, "toolhiveway")
-	for _, b := range [][2]string{{mcpreg, "github.com/mcpreg/mcpreg/cmd/mcpreg"}, {toolhive, "./cmd/toolhiveway"}} {
+	mcpreg, toolhive, floor = filepath.Join(dir, "mcpreg"), filepath.Join(dir, "toolhiveway"), filepath.Join(dir, "validfloor")
+	for _, b := range [][2]string{{mcpreg, "github.com/mcpreg/mcpreg/cmd/mcpreg"}, {toolhive, "./cmd/toolhiveway"}, {floor, "./cmd/validfloor"}} {
 		out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput()
 		if err != nil {
 			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
 		}
 	}
-	return mcpreg, toolhive
+	return mcpreg, toolhive, floor
 }
 
 // mcpregArgs and toolhiveArgs are the two commands over dir, with the
@@ -251,7 +253,7 @@ func TestCommandSideBySide(t *testing.T) {
 	}
 	dir := t.TempDir()
 	d := writeManifests(t, dir, smallScale)
-	mcpreg, toolhive := buildCommands(t, dir)
+	mcpreg, toolhive, _ := buildCommands(t, dir)
 	ours := runToFile(t, filepath.Join(dir, "ours.json"), mcpreg, mcpregArgs(d.JSON)...)
 	oursYAML := runToFile(t, filepath.Join(dir, "ours-yaml.json"), mcpreg, mcpregArgs(d.YAML)...)
 	theirs := runToFile(t, filepath.Join(dir, "theirs.json"), toolhive, toolhiveArgs(d.JSON)...)
@@ -273,12 +275,12 @@ func TestCommandReport(t *testing.T) {
 		t.Fatalf("no data set %q", *commandScale)
 	}
 	dir := t.TempDir()
-	// The manifests are written by another process: a child started from
-	// this one inherits its peak resident set (Linux keeps the larger of the
-	// two across exec), so this process must stay small until the rounds
+	// The manifests are written by another process: on Linux a child's
+	// ru_maxrss starts from the resident set of the process that started it,
+	// as it was at exec, so this process must stay small until the rounds
 	// are over.
 	d := writeManifestsApart(t, dir, *commandScale)
-	mcpreg, toolhive := buildCommands(t, dir)
+	mcpreg, toolhive, floor := buildCommands(t, dir)
 
 	runs := []struct {
 		name string
@@ -288,6 +290,7 @@ func TestCommandReport(t *testing.T) {
 		{"mcpreg merge (JSON manifests)", mcpreg, mcpregArgs(d.JSON)},
 		{"toolhiveway (JSON manifests)", toolhive, toolhiveArgs(d.JSON)},
 		{"mcpreg merge (YAML manifests)", mcpreg, mcpregArgs(d.YAML)},
+		{"validfloor (JSON manifests read, json.Valid)", floor, []string{"-f", d.JSON}},
 	}
 	got := make([][]usage, len(runs))
 	for range *commandRounds {
@@ -324,9 +327,10 @@ func TestCommandReport(t *testing.T) {
 			time.Duration(med(i, cpu)).Round(time.Millisecond), time.Duration(med(i, wall)).Round(time.Millisecond),
 			med(i, rss)/1e6, med(i, rss)/float64(d.Size))
 	}
-	fmt.Fprintf(&sb, "\n(peak RSS of the process that started them, a floor of the figures: %.0f MB)\n", float64(self)/1e6)
+	fmt.Fprintf(&sb, "\n(peak RSS of the process that started them, which bounds what a figure can owe to it: %.0f MB)\n", float64(self)/1e6)
 	fmt.Fprintf(&sb, "CPU: toolhiveway / mcpreg = %.2f× (JSON manifests)\n", med(1, cpu)/med(0, cpu))
 	fmt.Fprintf(&sb, "peak RSS: toolhiveway / mcpreg = %.2f×\n", med(1, rss)/med(0, rss))
 	fmt.Fprintf(&sb, "mcpreg YAML / JSON manifests: CPU %.2f×, wall %.2f×\n", med(2, cpu)/med(0, cpu), med(2, wall)/med(0, wall))
+	fmt.Fprintf(&sb, "mcpreg / validfloor: CPU %.2f×\n", med(0, cpu)/med(3, cpu))
 	t.Log("\n" + sb.String())
 }

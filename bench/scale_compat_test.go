@@ -123,15 +123,29 @@ func sameServers(t *testing.T, ours, theirs []byte, o gen.ScaleOptions) map[stri
 			t.Errorf("entry %.300s: ToolHive's way has it as %v, mcpreg as %v", body, names, got)
 			continue
 		}
-		if !slices.Equal(got, names) {
-			// A conflicting copy: "team-NNN/<server part>".
-			for i := range got {
-				_, part, _ := strings.Cut(names[i], "/")
-				if !strings.HasPrefix(got[i], "team-") || !strings.HasSuffix(got[i], "/"+part) {
-					t.Errorf("%q became %q", names[i], got[i])
-				}
-				renamed++
+		// Entries of the same content but for the name are compared as
+		// multisets: those under the same name on both sides, then each
+		// conflicting copy, "team-NNN/<server part>", against a name with
+		// that server part.
+		ours, theirs := slices.Clone(got), slices.Clone(names)
+		for i := 0; i < len(ours); i++ {
+			if j := slices.Index(theirs, ours[i]); j >= 0 {
+				theirs = slices.Delete(theirs, j, j+1)
+				ours = slices.Delete(ours, i, i+1)
+				i--
 			}
+		}
+		for _, name := range ours {
+			j := slices.IndexFunc(theirs, func(n string) bool {
+				_, part, _ := strings.Cut(n, "/")
+				return strings.HasPrefix(name, "team-") && strings.HasSuffix(name, "/"+part)
+			})
+			if j < 0 {
+				t.Errorf("mcpreg has %q, ToolHive's way none of its names for it (%v)", name, theirs)
+				continue
+			}
+			theirs = slices.Delete(theirs, j, j+1)
+			renamed++
 		}
 	}
 	if want := o.Files / 2 * o.Shared * 2; renamed != want {
