@@ -83,6 +83,16 @@ type Attachment struct {
 
 	route *gwv1.HTTPRoute
 	ix    *Index
+	// recv is the listener that receives the requests of the origin of
+	// Gateway recvG (nil: none is known), host recvHost, port recvPort and
+	// scheme https or not: Attach works it out for a route of one origin,
+	// so that checking its URLs needs no look-up. The origin is kept apart
+	// from Origins, which the caller may change.
+	recv      *listenerEntry
+	recvG     *gatewayEntry
+	recvHost  string
+	recvPort  gwv1.PortNumber
+	recvHTTPS bool
 	// originBuf holds the origin of a route with one, the common case, so
 	// that an Attachment usually takes one allocation (and a small one: it
 	// is made per route).
@@ -339,11 +349,19 @@ func (st *attachState) keepReachable() {
 	// attached holds the listeners the route is attached to, built the first
 	// time an origin is shadowed.
 	var attached map[*listenerEntry]bool
+	var recv *listenerEntry
+	var recvG *gatewayEntry
 	for j, p := range a.Origins {
 		src := st.via[j]
-		w := src.g.shadowedBy(src.l, p.Host)
+		// src.g.shadowedBy(src.l, p.Host), keeping the receiver.
+		r := src.g.receiver(src.l.port, src.l.protocol, p.Host)
+		var w *listenerEntry
+		if r != nil && r.hostname != src.l.hostname {
+			w = r
+		}
 		if w == nil {
 			kept = append(kept, p)
+			recv, recvG = r, src.g
 			continue
 		}
 		if attached == nil {
@@ -361,6 +379,10 @@ func (st *attachState) keepReachable() {
 	}
 	clear(a.Origins[len(kept):])
 	a.Origins = kept
+	if len(kept) == 1 {
+		o := kept[0]
+		a.recv, a.recvG, a.recvHost, a.recvPort, a.recvHTTPS = recv, recvG, o.Host, o.Port, o.Scheme == "https"
+	}
 }
 
 // matches reports whether the listener is one the parentRef selects and can

@@ -211,15 +211,10 @@ func (c *urlCheck) field(mi int) string {
 // listener that receives o's host; the diagnostic of the first that does
 // not reach the backend.
 func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
-	g := c.a.ix.gateway(o.Gateway.Namespace, o.Gateway.Name)
-	if g == nil {
+	l, ok := c.receiver(o)
+	if !ok {
 		return model.Diagnostic{}, true
 	}
-	protocol := gwv1.HTTPProtocolType
-	if o.Scheme == "https" {
-		protocol = gwv1.HTTPSProtocolType
-	}
-	l := g.receiver(int32(o.Port), protocol, o.Host)
 	if l == nil {
 		return c.diag(model.ReasonNoMatchingListener, o, c.requests(p, b)[0], p, "no listener of the Gateway receives it"), false
 	}
@@ -238,6 +233,25 @@ func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
 		}
 	}
 	return model.Diagnostic{}, true
+}
+
+// receiver returns the listener that receives o's requests (nil for none);
+// false when the index does not hold o's Gateway. The attachment knows it
+// for the origin of a route that has one.
+func (c *urlCheck) receiver(o Origin) (*listenerEntry, bool) {
+	if a := c.a; a.recvG != nil && o.Host == a.recvHost && o.Port == a.recvPort && (o.Scheme == "https") == a.recvHTTPS &&
+		o.Gateway.Name == a.recvG.name && o.Gateway.Namespace == a.recvG.namespace {
+		return a.recv, true
+	}
+	g := c.a.ix.gateway(o.Gateway.Namespace, o.Gateway.Name)
+	if g == nil {
+		return nil, false
+	}
+	protocol := gwv1.HTTPProtocolType
+	if o.Scheme == "https" {
+		protocol = gwv1.HTTPSProtocolType
+	}
+	return g.receiver(int32(o.Port), protocol, o.Host), true
 }
 
 // reaches reports whether rq, sent through listener l, reaches the backend

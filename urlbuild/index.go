@@ -97,8 +97,10 @@ type listenerEntry struct {
 	// receives reports whether the listener is the one that receives the
 	// requests of its port, protocol and hostname (the first by name).
 	receives bool
-	// mark is NewIndex's scratch space (see addRoutes).
-	mark int
+	// mark and filed are NewIndex's scratch space (see addRoutes): filed
+	// counts the routes filed in routing and vhosts.
+	mark  int
+	filed [2]int
 }
 
 // gatewayAddresses are a Gateway's status.addresses sorted into what a URL

@@ -369,9 +369,10 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// finish sorts the group and indexes it when large.
+// finish sorts the RegularExpression matches of the group and indexes it
+// when large; fileUnder lists the groups that need it (and has set
+// methods), most groups have one plain match and need nothing.
 func (g *routeGroup) finish() {
-	g.methods = len(g.regex) > 0 || slices.ContainsFunc(g.cands, func(c cand) bool { return c.m.method != "" })
 	slices.SortFunc(g.regex, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.r.route.Namespace, b.r.route.Namespace), cmp.Compare(a.r.route.Name, b.r.route.Name),
 			cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
@@ -583,7 +584,6 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	at := make(map[uint64]int32, len(routes))
 	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
 	var next []int32
-	nMatches := 0
 	for _, r := range routes {
 		if r == nil {
 			continue
@@ -615,18 +615,20 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		}
 		kept = append(kept, r)
 	}
-	for _, r := range kept {
-		for _, rule := range DefaultRules(r) {
-			nMatches += max(len(rule.Matches), 1)
-		}
-	}
 	// The entries and their matches are carved from two blocks, and the
 	// groups from a third: one allocation each rather than one per route.
+	// The block of matches is sized for one per route, the common case
+	// (counting them would read every route once more); when it fills up,
+	// the next is larger, and the matches already carved stay where they
+	// are.
 	entries := make([]routeEntry, len(kept))
-	matches := make([]matchEntry, 0, nMatches)
+	matches := make([]matchEntry, 0, len(kept)+len(kept)/4)
 	var blocks groupBlocks
 	var groups []*routeGroup
 	var keys, hostnames []string
+	// The routes are filed in two steps: first where, counting per
+	// listener, then into maps made at their final size.
+	filings := make([]filing, 0, len(kept)+len(kept)/4)
 	// mark tells the listeners a route is already attached to (several
 	// parentRefs may select one listener) without a search.
 	mark := 0
@@ -657,29 +659,46 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 					continue
 				}
 				l.mark = mark
-				if l.routing == nil {
-					l.routing = make(map[string]*routeGroup, routesPerListener)
+				for _, k := range keys {
+					filings = append(filings, filing{l: l, e: e, key: k})
 				}
-				groups = fileUnder(groups, &blocks, l, l.routing, keys, e)
+				l.filed[0] += len(keys)
 				if l.hostname != "" {
 					// The intersected hostnames differ from the route's.
-					if l.vhosts == nil {
-						l.vhosts = make(map[string]*routeGroup)
-					}
 					keys, _ = intersect(keys[:0], hostnames, l.hostname)
-					groups = fileUnder(groups, &blocks, l, l.vhosts, keys, e)
+					for _, k := range keys {
+						filings = append(filings, filing{l: l, e: e, key: k, vhost: true})
+					}
+					l.filed[1] += len(keys)
 				}
 			}
 		}
+	}
+	for i := range filings {
+		f := &filings[i]
+		l := f.l
+		m := &l.routing
+		if f.vhost {
+			m = &l.vhosts
+		}
+		if *m == nil {
+			*m = make(map[string]*routeGroup, l.filed[boolRank(f.vhost)])
+		}
+		groups = fileUnder(groups, &blocks, l, *m, f.key, f.e)
 	}
 	for _, g := range groups {
 		g.finish()
 	}
 }
 
-// routesPerListener sizes a listener's route map at first: a guess that
-// saves the first few times it grows.
-const routesPerListener = 64
+// filing is a route filed on a listener under a hostname, in its routing
+// map or (vhost) its virtual-host one.
+type filing struct {
+	l     *listenerEntry
+	e     *routeEntry
+	key   string
+	vhost bool
+}
 
 // groupBlocks allocates routeGroups a block at a time.
 type groupBlocks struct{ free []routeGroup }
@@ -694,27 +713,30 @@ func (b *groupBlocks) get() *routeGroup {
 	return g
 }
 
-// fileUnder adds the matches of e to the groups of m under keys, creating
-// groups as needed (appended to groups).
-func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m map[string]*routeGroup, keys []string, e *routeEntry) []*routeGroup {
-	for _, k := range keys {
-		grp := m[k]
-		if grp == nil {
-			if IsWildcard(k) {
-				l.wildcards = true
-			}
-			grp = blocks.get()
-			m[k] = grp
-			groups = append(groups, grp)
+// fileUnder adds the matches of e to the group of m under k, creating it
+// when needed, and appends it to groups when it comes to need finish.
+func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m map[string]*routeGroup, k string, e *routeEntry) []*routeGroup {
+	grp := m[k]
+	if grp == nil {
+		if IsWildcard(k) {
+			l.wildcards = true
 		}
-		for mi := range e.matches {
-			c := cand{r: e, m: &e.matches[mi]}
-			if c.m.typ == gwv1.PathMatchRegularExpression {
-				grp.regex = append(grp.regex, c)
-			} else {
-				grp.cands = append(grp.cands, c)
-			}
+		grp = blocks.get()
+		m[k] = grp
+	}
+	listed := len(grp.regex) > 0 || len(grp.cands) > smallGroup
+	for mi := range e.matches {
+		c := cand{r: e, m: &e.matches[mi]}
+		if c.m.typ == gwv1.PathMatchRegularExpression {
+			grp.regex = append(grp.regex, c)
+			grp.methods = true
+		} else {
+			grp.cands = append(grp.cands, c)
+			grp.methods = grp.methods || c.m.method != ""
 		}
+	}
+	if !listed && (len(grp.regex) > 0 || len(grp.cands) > smallGroup) {
+		groups = append(groups, grp) // to finish
 	}
 	return groups
 }
