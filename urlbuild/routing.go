@@ -329,6 +329,10 @@ type routeGroup struct {
 	// begins in sorted, by type rank.
 	sorted []sortedMatch
 	starts [2]map[string]int32
+	// lens has bit n set, by type rank, when some value is n bytes long
+	// (n < 63): a path is looked up under each of its prefixes, and most
+	// lengths have no value at all.
+	lens [2]uint64
 	// methods reports whether a match has a method condition or is a
 	// RegularExpression.
 	methods bool
@@ -393,6 +397,9 @@ func (g *routeGroup) finish() {
 			g.starts[m.rank] = make(map[string]int32)
 		}
 		g.starts[m.rank][m.value] = int32(i)
+		if n := len(m.value); n < 63 {
+			g.lens[m.rank] |= 1 << n
+		}
 	}
 }
 
@@ -420,6 +427,9 @@ func typeRank(t gwv1.PathMatchType) int32 {
 // or PathPrefix) and value.
 func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) []sortedMatch {
 	key := sortedMatch{rank: typeRank(typ), value: value}
+	if n := len(value); n < 63 && g.lens[key.rank]&(1<<n) == 0 {
+		return nil
+	}
 	at, found := g.starts[key.rank][value]
 	if !found {
 		return nil
