@@ -245,8 +245,8 @@ func (m *merger) reindex(parts []*part) {
 // each sorted as p.entries.
 func (p *part) split() (pass, fail []*entry) {
 	pass = make([]*entry, 0, len(p.entries))
-	for i := range p.entries {
-		if e := &p.entries[i]; e.pass {
+	for _, e := range p.entries {
+		if e.pass {
 			pass = append(pass, e)
 		} else {
 			fail = append(fail, e)
@@ -258,8 +258,7 @@ func (p *part) split() (pass, fail []*entry) {
 // index adds the entries of p to the indexes.
 func (m *merger) index(p *part) {
 	m.total += len(p.entries)
-	for i := range p.entries {
-		e := &p.entries[i]
+	for i, e := range p.entries {
 		h := m.names[e.orig]
 		if i == 0 || p.entries[i-1].orig != e.orig {
 			// The first entry of its name in p (entries are sorted).
@@ -285,8 +284,7 @@ func (m *merger) index(p *part) {
 // unindex removes the entries of p from the indexes.
 func (m *merger) unindex(p *part) {
 	m.total -= len(p.entries)
-	for i := range p.entries {
-		e := &p.entries[i]
+	for i, e := range p.entries {
 		h := m.names[e.orig]
 		if i == 0 || p.entries[i-1].orig != e.orig {
 			h.n--

@@ -24,20 +24,27 @@ import (
 // Rendering the document (Result.Document, OutputConfigMap) is not part of
 // Result: it is proportional to the whole document, and a caller needs it
 // only when the sync decision (SyncInputFor, DecideSync, with Result.Hash)
-// says to write.
+// says to write. meta.last_updated is Options.LastUpdated as given to
+// NewIncremental; a caller that stamps each write with its time sets
+// Result.Registry.LastUpdated, a value of that Result alone, before
+// rendering (the content hash leaves it out).
 //
-// An Incremental is a value the caller holds and does no I/O; it is not
-// safe for concurrent use. The ConfigMaps given to Update must not be
-// modified afterwards (informer caches never modify theirs), and the
-// servers of a Result are shared with later Results: do not modify them.
+// A ConfigMap is read again when it is not the object read before and not
+// a copy of it with the same UID and resourceVersion, so a reconciler may
+// give it every ConfigMap its cached client lists: the unchanged ones cost a
+// comparison each. The ConfigMaps given to Update must not be modified
+// afterwards (informer caches never modify theirs), and the servers of a
+// Result are shared with later Results: do not modify them. An Incremental
+// is a value the caller holds and does no I/O; it is not safe for
+// concurrent use.
 type Incremental struct {
 	m *merger
 	// cms is the snapshot, by namespace and name, and order the order in
 	// which its ConfigMaps were first given.
 	cms   map[objectKey]*corev1.ConfigMap
 	order []objectKey
-	// parts are the parts of the last merge by ConfigMap.
-	parts map[*corev1.ConfigMap]*part
+	// parts are the parts of the last merge by namespace and name.
+	parts map[objectKey]*part
 }
 
 type objectKey struct{ namespace, name string }
@@ -87,10 +94,23 @@ func (inc *Incremental) Result() Result {
 	for i, k := range inc.order {
 		snapshot[i] = inc.cms[k]
 	}
-	res := inc.m.run(snapshot, func(cm *corev1.ConfigMap) *part { return inc.parts[cm] })
-	inc.parts = make(map[*corev1.ConfigMap]*part, len(inc.m.parts))
+	res := inc.m.run(snapshot, func(cm *corev1.ConfigMap) *part {
+		if p := inc.parts[objectKey{cm.Namespace, cm.Name}]; p != nil && unchanged(p.cm, cm) {
+			return p
+		}
+		return nil
+	})
+	inc.parts = make(map[objectKey]*part, len(inc.m.parts))
 	for _, p := range inc.m.parts {
-		inc.parts[p.cm] = p
+		inc.parts[objectKey{p.cm.Namespace, p.cm.Name}] = p
 	}
 	return res
+}
+
+// unchanged reports whether cm is the ConfigMap old was read from: the same
+// object, or a copy with the same UID and resourceVersion, which the API
+// server changes on every write. (An informer hands out the same object
+// until it changes; a cached client's List hands out copies.)
+func unchanged(old, cm *corev1.ConfigMap) bool {
+	return old == cm || cm.ResourceVersion != "" && cm.ResourceVersion == old.ResourceVersion && cm.UID == old.UID
 }

@@ -78,3 +78,42 @@ func TestIncrementalProperty(t *testing.T) {
 		}
 	})
 }
+
+// TestIncrementalResourceVersion: a copy of a ConfigMap with the same UID
+// and resourceVersion is taken as unchanged (what a cached client's List
+// gives on every reconcile) and not read again; a new resourceVersion, or
+// none, is read.
+func TestIncrementalResourceVersion(t *testing.T) {
+	server := func(name string) string { return upstreamDoc(testServer{Name: name, ID: name}) }
+	cm := configMap("team-a", regLabels, server("io.ex/alpha"))
+	cm.UID, cm.ResourceVersion = "0b5b2d5e-8a3c-4c6e-9a57-3f1d2c4b5a60", "10"
+	src := Source{Namespace: testNS, Selector: regSelector}
+	inc := NewIncremental(src, Options{LastUpdated: now})
+	names := func() []string {
+		var out []string
+		for _, s := range inc.Result().Registry.Servers {
+			out = append(out, s.Name())
+		}
+		return out
+	}
+	inc.Update(cm)
+	if got := names(); !slices.Equal(got, []string{"io.ex/alpha"}) {
+		t.Fatalf("first merge: %v", got)
+	}
+	// Not a real change: the API server would have given a new
+	// resourceVersion. It shows the copy is not read.
+	same := cm.DeepCopy()
+	same.Data["registry.json"] = server("io.ex/beta")
+	inc.Update(same)
+	if got := names(); !slices.Equal(got, []string{"io.ex/alpha"}) {
+		t.Fatalf("a copy with the same resourceVersion was read again: %v", got)
+	}
+	for _, rv := range []string{"11", ""} {
+		next := same.DeepCopy()
+		next.ResourceVersion = rv
+		inc.Update(next)
+		if got := names(); !slices.Equal(got, []string{"io.ex/beta"}) {
+			t.Fatalf("resourceVersion %q: the change was not read: %v", rv, got)
+		}
+	}
+}

@@ -31,8 +31,10 @@ type part struct {
 	skipReasons []model.Reason
 	// entries are the entries read, valid and each the first of its name
 	// (of its name and version, with StrategyVersions) in the ConfigMap,
-	// sorted by name, then version.
-	entries []entry
+	// sorted by name, then version. They point into one allocation in the
+	// order read; sorting pointers moves 8 bytes where an entry is many
+	// times that.
+	entries []*entry
 	// ds are the diagnostics of reading, sorted.
 	ds model.Diagnostics
 	// idx is the part's position in merge order, set by the merge.
@@ -146,7 +148,7 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 	}
 
 	// The entries of one ConfigMap take one allocation.
-	p.entries = make([]entry, 0, len(reg.Servers))
+	slab := make([]entry, 0, len(reg.Servers))
 	for pos, s := range reg.Servers {
 		m.describe(s, p)
 		ok, nds := model.NormalizeWith(s, p.ref, p.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
@@ -167,15 +169,18 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			p.skip(reason)
 			continue
 		}
-		p.entries = append(p.entries, entry{s: s, part: p, pos: pos, orig: s.Name(), ver: s.Version()})
+		slab = append(slab, entry{s: s, part: p, pos: pos, orig: s.Name(), ver: s.Version()})
+	}
+	p.entries = make([]*entry, len(slab))
+	for i := range slab {
+		p.entries[i] = &slab[i]
 	}
 	p.dedupe(m.strategy == StrategyVersions)
 
 	// The remote URLs of one ConfigMap take one allocation too.
 	var urls []string
 	var buf []byte
-	for i := range p.entries {
-		e := &p.entries[i]
+	for _, e := range p.entries {
 		first := len(urls)
 		for u := range e.s.RemoteURLs() {
 			urls = append(urls, u)
@@ -195,19 +200,18 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 func (p *part) dedupe(versions bool) {
 	es := p.entries
 	if versions {
-		slices.SortFunc(es, func(a, b entry) int {
+		slices.SortFunc(es, func(a, b *entry) int {
 			return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
 		})
 	} else {
-		slices.SortFunc(es, func(a, b entry) int {
+		slices.SortFunc(es, func(a, b *entry) int {
 			return cmp.Or(strings.Compare(a.orig, b.orig), cmp.Compare(a.pos, b.pos))
 		})
 	}
 	out := es[:0]
-	for i := range es {
-		e := es[i]
+	for _, e := range es {
 		if len(out) > 0 {
-			first := &out[len(out)-1]
+			first := out[len(out)-1]
 			switch {
 			case !versions && first.orig == e.orig:
 				p.ds = append(p.ds, model.Warningf(model.ReasonDuplicateServer, p.ref, entryField(p.field, e.s),
