@@ -232,38 +232,14 @@ func runToFile(t testing.TB, path, bin string, args ...string) []byte {
 }
 
 // compareCommandOutputs checks that both commands keep the same servers with
-// the same content, mcpreg renaming conflicting copies as TestScaleSideBySide
-// describes, and that the YAML manifests give mcpreg's JSON document.
+// the same content (sameServers), and that the YAML manifests give mcpreg's
+// JSON document.
 func compareCommandOutputs(t *testing.T, o gen.ScaleOptions, ours, oursYAML, theirs []byte) {
 	t.Helper()
 	if !bytes.Equal(ours, oursYAML) {
 		t.Errorf("mcpreg writes another document from the YAML manifests")
 	}
-	a, b := scaleEntries(t, ours), scaleEntries(t, theirs)
-	if countEntries(a) != countEntries(b) {
-		t.Fatalf("mcpreg keeps %d servers, ToolHive's way %d", countEntries(a), countEntries(b))
-	}
-	renamed := 0
-	for body, names := range b {
-		got := a[body]
-		if len(got) != len(names) {
-			t.Errorf("entry %.300s: ToolHive's way has it as %v, mcpreg as %v", body, names, got)
-			continue
-		}
-		for i := range got {
-			if got[i] == names[i] {
-				continue
-			}
-			_, part, _ := strings.Cut(names[i], "/")
-			if !strings.HasPrefix(got[i], "team-") || !strings.HasSuffix(got[i], "/"+part) {
-				t.Errorf("%q became %q", names[i], got[i])
-			}
-			renamed++
-		}
-	}
-	if want := o.Files / 2 * o.Shared * 2; renamed != want {
-		t.Errorf("%d entries renamed, want %d", renamed, want)
-	}
+	sameServers(t, ours, theirs, o)
 }
 
 // TestCommandSideBySide: on a small data set, both commands keep the same

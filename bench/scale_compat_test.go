@@ -10,6 +10,7 @@ import (
 	thtypes "github.com/stacklok/toolhive-core/registry/types"
 
 	"github.com/mcpreg/mcpreg/bench/gen"
+	"github.com/mcpreg/mcpreg/bench/thway"
 	"github.com/mcpreg/mcpreg/merge"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -32,7 +33,7 @@ func TestScaleData(t *testing.T) {
 	}
 	names := map[string]int{}
 	excluded := 0
-	f, err := newToolhiveFilter(nil, gen.ScaleExclude)
+	f, err := thway.NewFilter(nil, gen.ScaleExclude)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestScaleData(t *testing.T) {
 		}
 		for _, s := range reg.Data.Servers {
 			names[s.Name]++
-			if !f.keep(s.Name) {
+			if !f.Keep(s.Name) {
 				excluded++
 			}
 		}
@@ -99,9 +100,21 @@ func TestScaleSideBySide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := scaleEntries(t, []byte(doc)), scaleEntries(t, theirs)
-	if len(a) != len(b) {
-		t.Fatalf("mcpreg keeps %d servers, ToolHive's way %d", len(a), len(b))
+	a := sameServers(t, []byte(doc), theirs, smallScale)
+	if res.Registry == nil || len(res.Registry.Servers) != countEntries(a) {
+		t.Errorf("the document and Result.Registry disagree")
+	}
+}
+
+// sameServers checks that mcpreg's document (ours) and ToolHive's way's
+// (theirs) over the data of o hold the same entries with the same content,
+// under the same names but for the conflicting copies mcpreg renames
+// "team-NNN/<server part>", and returns ours by scaleEntries.
+func sameServers(t *testing.T, ours, theirs []byte, o gen.ScaleOptions) map[string][]string {
+	t.Helper()
+	a, b := scaleEntries(t, ours), scaleEntries(t, theirs)
+	if len(a) != len(b) || countEntries(a) != countEntries(b) {
+		t.Fatalf("mcpreg keeps %d servers (%d distinct), ToolHive's way %d (%d)", countEntries(a), len(a), countEntries(b), len(b))
 	}
 	renamed := 0
 	for body, names := range b {
@@ -121,12 +134,10 @@ func TestScaleSideBySide(t *testing.T) {
 			}
 		}
 	}
-	if want := smallScale.Files / 2 * smallScale.Shared * 2; renamed != want {
+	if want := o.Files / 2 * o.Shared * 2; renamed != want {
 		t.Errorf("%d entries renamed, want %d", renamed, want)
 	}
-	if res.Registry == nil || len(res.Registry.Servers) != countEntries(a) {
-		t.Errorf("the document and Result.Registry disagree")
-	}
+	return a
 }
 
 // scaleEntries decodes a document's servers and indexes them by their

@@ -3,18 +3,15 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/gobwas/glob"
 	goccyjson "github.com/goccy/go-json"
-	upstreamv0 "github.com/modelcontextprotocol/registry/pkg/api/v0"
-	thtypes "github.com/stacklok/toolhive-core/registry/types"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mcpreg/mcpreg/bench/gen"
+	"github.com/mcpreg/mcpreg/bench/thway"
 	"github.com/mcpreg/mcpreg/merge"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -111,84 +108,23 @@ func mcpregMerge(d *scaleData) (merge.Result, string, error) {
 	return res, res.ConfigMap.Data[merge.OutputKey], nil
 }
 
-// toolhiveFilter is the name filter of ToolHive's registry server
-// (pkg/filtering: exclude wins, then any include must match; a pattern is
-// checked with filepath.Match and matched with gobwas/glob without
-// separators, so "*" crosses "/"). ToolHive compiles each pattern again for
-// every server; compiling once, as mcpreg's filter does, makes the baseline
-// faster, never slower.
-type toolhiveFilter struct {
-	include, exclude []glob.Glob
-}
-
-func newToolhiveFilter(include, exclude []string) (*toolhiveFilter, error) {
-	f := &toolhiveFilter{}
-	for _, side := range []struct {
-		patterns []string
-		out      *[]glob.Glob
-	}{{include, &f.include}, {exclude, &f.exclude}} {
-		for _, p := range side.patterns {
-			if _, err := filepath.Match(p, "test"); err != nil {
-				return nil, err
-			}
-			g, err := glob.Compile(p)
-			if err != nil {
-				return nil, err
-			}
-			*side.out = append(*side.out, g)
-		}
-	}
-	return f, nil
-}
-
-func (f *toolhiveFilter) keep(name string) bool {
-	for _, g := range f.exclude {
-		if g.Match(name) {
-			return false
-		}
-	}
-	if len(f.include) == 0 {
-		return true
-	}
-	for _, g := range f.include {
-		if g.Match(name) {
-			return true
-		}
-	}
-	return false
-}
-
 // toolhiveMerge is (b): ToolHive's registry server's way with a file source,
 // applied to every selected ConfigMap — encoding/json into toolhive-core's
-// UpstreamRegistry, the servers concatenated, the name filter over the
-// decoded names, encoding/json out. It settles no conflicts (a name defined
+// UpstreamRegistry, the servers concatenated, the name filter (package thway)
+// over the decoded names, encoding/json out. It settles no conflicts (a name defined
 // twice is served twice) and validates nothing.
 func toolhiveMerge(d *scaleData) ([]byte, error) {
-	f, err := newToolhiveFilter(nil, d.registry.Spec.Registries[0].Filter.Names.Exclude)
+	f, err := thway.NewFilter(nil, d.registry.Spec.Registries[0].Filter.Names.Exclude)
 	if err != nil {
 		return nil, err
 	}
-	var servers []upstreamv0.ServerJSON
+	m := thway.NewMerger(f)
 	for _, cm := range d.cms {
-		var reg thtypes.UpstreamRegistry
-		if err := json.Unmarshal([]byte(cm.Data[model.DefaultRegistryKey]), &reg); err != nil {
-			return nil, fmt.Errorf("ConfigMap %s: %w", cm.Name, err)
-		}
-		servers = append(servers, reg.Data.Servers...)
-	}
-	kept := servers[:0]
-	for _, s := range servers {
-		if f.keep(s.Name) {
-			kept = append(kept, s)
+		if err := m.Add("ConfigMap "+cm.Name, []byte(cm.Data[model.DefaultRegistryKey])); err != nil {
+			return nil, err
 		}
 	}
-	out := thtypes.UpstreamRegistry{
-		Schema:  thtypes.UpstreamRegistrySchemaURL,
-		Version: "1.0.0",
-		Meta:    thtypes.UpstreamMeta{LastUpdated: scaleNow.Format(time.RFC3339)},
-		Data:    thtypes.UpstreamData{Servers: kept},
-	}
-	return json.Marshal(&out)
+	return json.Marshal(m.Registry(scaleNow))
 }
 
 // validFloor is (c): json.Valid over the same bytes.

@@ -50,7 +50,7 @@ type Incremental struct {
 type objectKey struct{ namespace, name string }
 
 // NewIncremental returns an Incremental merge of src with opts and an empty
-// snapshot.
+// snapshot. The zero Incremental is that of the zero Source and Options.
 func NewIncremental(src Source, opts Options) *Incremental {
 	return &Incremental{m: newMerger(src, opts), cms: make(map[objectKey]*corev1.ConfigMap)}
 }
@@ -60,8 +60,11 @@ func NewIncremental(src Source, opts Options) *Incremental {
 // Update of nil does nothing. The ConfigMap is read by the next Result, if
 // the Source selects it.
 func (inc *Incremental) Update(cm *corev1.ConfigMap) {
-	if cm == nil {
+	if inc == nil || cm == nil {
 		return
+	}
+	if inc.cms == nil {
+		inc.cms = make(map[objectKey]*corev1.ConfigMap)
 	}
 	k := objectKey{cm.Namespace, cm.Name}
 	if _, ok := inc.cms[k]; !ok {
@@ -73,6 +76,9 @@ func (inc *Incremental) Update(cm *corev1.ConfigMap) {
 // Remove takes the ConfigMap of that namespace and name out of the
 // snapshot, if it is there: what an informer's delete event gives.
 func (inc *Incremental) Remove(namespace, name string) {
+	if inc == nil {
+		return
+	}
 	k := objectKey{namespace, name}
 	if _, ok := inc.cms[k]; !ok {
 		return
@@ -90,6 +96,13 @@ func (inc *Incremental) Remove(namespace, name string) {
 // that are new or changed since the last Result (through Options.Parallel
 // when set).
 func (inc *Incremental) Result() Result {
+	if inc == nil {
+		return Result{}
+	}
+	if inc.m == nil {
+		// The zero value merges as NewIncremental(Source{}, Options{}).
+		inc.m = newMerger(Source{}, Options{})
+	}
 	snapshot := make([]*corev1.ConfigMap, len(inc.order))
 	for i, k := range inc.order {
 		snapshot[i] = inc.cms[k]

@@ -21,8 +21,11 @@ func TestIncrementalProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		strategy := rapid.SampledFrom([]Strategy{StrategyPrefix, StrategyPriority, StrategyVersions, StrategyError}).Draw(t, "strategy")
 		src := Source{Namespace: testNS, Selector: regSelector, Strategy: strategy, Filter: drawFilter(t)}
-		if rapid.IntRange(0, 4).Draw(t, "explicit") == 0 {
+		switch rapid.IntRange(0, 5).Draw(t, "source") {
+		case 0:
 			src.Selector = nil // every ConfigMap given, in the order first given
+		case 1:
+			src.Selector, src.Name = nil, "cm-b" // one ConfigMap by name
 		}
 		opts := Options{LastUpdated: now}
 		if rapid.Bool().Draw(t, "parallel") {

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+
 	"github.com/mcpreg/mcpreg/discovery"
 	"github.com/mcpreg/mcpreg/filter"
 	"github.com/mcpreg/mcpreg/merge"
@@ -49,6 +51,7 @@ func exported() []struct {
 		{"merge.Hash", merge.Hash},
 		{"merge.IsGenerated", merge.IsGenerated},
 		{"merge.Merge", merge.Merge},
+		{"merge.NewIncremental", merge.NewIncremental},
 		{"merge.OutputConfigMap", merge.OutputConfigMap},
 		{"merge.OutputConfigMapName", merge.OutputConfigMapName},
 		{"merge.ParseStrategy", merge.ParseStrategy},
@@ -190,6 +193,18 @@ func TestNoPanicOnNilInside(t *testing.T) {
 		"Ref nil":            func() { model.Ref("ConfigMap", nil) },
 		"FullRef nil":        func() { model.FullRef("v1", "ConfigMap", nil) },
 		"nil Server":         func() { var s *model.Server; _ = s.Name(); _ = s.Remotes(); _ = s.AppendJSON(nil) },
+		"nil Incremental": func() {
+			var inc *merge.Incremental
+			inc.Update(nil)
+			inc.Remove("", "")
+			inc.Result()
+		},
+		"zero Incremental": func() {
+			var inc merge.Incremental
+			inc.Update(&corev1.ConfigMap{})
+			inc.Remove("", "x")
+			inc.Result()
+		},
 	}
 	for name, f := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -3,8 +3,8 @@
 // costs. It reads the JSON ConfigMap manifests under a directory, keeps those
 // in the namespace whose labels match, decodes each one's registry data into
 // toolhive-core's UpstreamRegistry, concatenates the servers, applies the
-// name filter and writes the document indented to stdout, all with
-// encoding/json, as ToolHive's code does.
+// name filter of ToolHive's registry server and writes the document indented
+// to stdout, all with encoding/json, as ToolHive's code does (package thway).
 //
 // It settles no conflicts (a name defined twice is written twice) and
 // validates nothing: a baseline that does less work than mcpreg merge.
@@ -23,10 +23,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gobwas/glob"
-	upstreamv0 "github.com/modelcontextprotocol/registry/pkg/api/v0"
-	thtypes "github.com/stacklok/toolhive-core/registry/types"
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/mcpreg/mcpreg/bench/thway"
 )
 
 type patterns []string
@@ -67,7 +66,7 @@ func run(dir, ns, sel, key, now string, include, exclude []string) error {
 		}
 		updated = t.UTC()
 	}
-	f, err := newFilter(include, exclude)
+	f, err := thway.NewFilter(include, exclude)
 	if err != nil {
 		return err
 	}
@@ -82,7 +81,7 @@ func run(dir, ns, sel, key, now string, include, exclude []string) error {
 		return err
 	}
 	slices.Sort(files)
-	var servers []upstreamv0.ServerJSON
+	m := thway.NewMerger(f)
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -99,27 +98,14 @@ func run(dir, ns, sel, key, now string, include, exclude []string) error {
 		if !ok {
 			continue
 		}
-		var reg thtypes.UpstreamRegistry
-		if err := json.Unmarshal([]byte(data), &reg); err != nil {
-			return fmt.Errorf("ConfigMap %s: %w", cm.Name, err)
-		}
-		servers = append(servers, reg.Data.Servers...)
-	}
-	kept := servers[:0]
-	for _, s := range servers {
-		if f.keep(s.Name) {
-			kept = append(kept, s)
+		if err := m.Add("ConfigMap "+cm.Name, []byte(data)); err != nil {
+			return err
 		}
 	}
-	out := thtypes.UpstreamRegistry{
-		Schema:  thtypes.UpstreamRegistrySchemaURL,
-		Version: "1.0.0",
-		Meta:    thtypes.UpstreamMeta{LastUpdated: updated.Format(time.RFC3339)},
-		Data:    thtypes.UpstreamData{Servers: kept},
-	}
+	out := m.Registry(updated)
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
-	return enc.Encode(&out)
+	return enc.Encode(out)
 }
 
 func matches(labels, want map[string]string) bool {
@@ -129,48 +115,4 @@ func matches(labels, want map[string]string) bool {
 		}
 	}
 	return true
-}
-
-// filter is the name filter of ToolHive's registry server: exclude wins, then
-// any include must match; a pattern is checked with filepath.Match and
-// matched with gobwas/glob without separators, so "*" crosses "/". Patterns
-// are compiled once (ToolHive compiles them for every server), which makes
-// the baseline faster, never slower.
-type filter struct{ include, exclude []glob.Glob }
-
-func newFilter(include, exclude []string) (*filter, error) {
-	f := &filter{}
-	for _, side := range []struct {
-		patterns []string
-		out      *[]glob.Glob
-	}{{include, &f.include}, {exclude, &f.exclude}} {
-		for _, p := range side.patterns {
-			if _, err := filepath.Match(p, "test"); err != nil {
-				return nil, fmt.Errorf("pattern %q: %w", p, err)
-			}
-			g, err := glob.Compile(p)
-			if err != nil {
-				return nil, fmt.Errorf("pattern %q: %w", p, err)
-			}
-			*side.out = append(*side.out, g)
-		}
-	}
-	return f, nil
-}
-
-func (f *filter) keep(name string) bool {
-	for _, g := range f.exclude {
-		if g.Match(name) {
-			return false
-		}
-	}
-	if len(f.include) == 0 {
-		return true
-	}
-	for _, g := range f.include {
-		if g.Match(name) {
-			return true
-		}
-	}
-	return false
 }
