@@ -70,6 +70,11 @@ func (inc *Incremental) Update(cm *corev1.ConfigMap) {
 	if _, ok := inc.cms[k]; !ok {
 		inc.order = append(inc.order, k)
 	}
+	if p := inc.parts[k]; p != nil && unchanged(p.cm, cm) {
+		// Keep the object read, whose data the part's servers alias, and
+		// let the copy go.
+		cm = p.cm
+	}
 	inc.cms[k] = cm
 }
 

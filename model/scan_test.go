@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
 
 // FuzzScanIndex: on any data, the entries Parse reads in its one pass
@@ -113,4 +115,19 @@ func TestScanTextVerdict(t *testing.T) {
 	if key, why := badText(s); key != "x" || s.textOK {
 		t.Fatalf("lone surrogate set: textOK %v, badText %q %q", s.textOK, key, why)
 	}
+}
+
+// FuzzStringIn: stringIn decodes every literal as jsonx.String does,
+// sharing the bytes of a plain one instead of copying them.
+func FuzzStringIn(f *testing.F) {
+	for _, s := range []string{`"plain"`, `""`, `"caf` + "\xc3\xa9" + `"`, `"\xff"`, `"a\"b"`, `"a"b"`, `"\u00e9\n"`, ` "x"`, `"x" `, `"`, `x`, `null`, `"\ud800"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		got, gotOK := stringIn(raw)
+		want, wantOK := jsonx.String(raw)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("stringIn(%q) = %q %v, jsonx.String %q %v", raw, got, gotOK, want, wantOK)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
@@ -121,11 +123,27 @@ func parseValidServer(data []byte) (*Server, error) {
 	return s, nil
 }
 
+// stringIn decodes a string literal of the entry as jsonx.String does,
+// but returns the contents of a literal without escapes (valid UTF-8) as a
+// string sharing its bytes rather than a copy. The entry's values alias the
+// text it was read from, which must not change (see Server), so such a
+// string cannot change either; a merge decodes the name, version and remote
+// URLs of every entry, and copying them was most of its allocations.
+func stringIn(raw []byte) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		inner := raw[1 : len(raw)-1]
+		if bytes.IndexByte(inner, '"') < 0 && plainBytes(inner) {
+			return unsafe.String(unsafe.SliceData(inner), len(inner)), true
+		}
+	}
+	return jsonx.String(raw)
+}
+
 // readCached decodes the members the Server caches.
 func (s *Server) readCached() {
 	for _, m := range s.members {
 		if m.Key == KeyName {
-			s.name, _ = jsonx.String(m.Value)
+			s.name, _ = stringIn(m.Value)
 		}
 	}
 }
@@ -216,7 +234,7 @@ func (s *Server) Version() string { return s.stringMember(KeyVersion) }
 // stringMember returns the decoded string value of a top-level key, or "".
 func (s *Server) stringMember(key string) string {
 	v, _ := s.Get(key)
-	str, _ := jsonx.String(v)
+	str, _ := stringIn(v)
 	return str
 }
 
@@ -357,7 +375,7 @@ func (s *Server) RemoteURLs() iter.Seq[string] {
 				}
 				return true
 			})
-			if u, _ := jsonx.String(url); u != "" {
+			if u, _ := stringIn(url); u != "" {
 				return yield(u)
 			}
 			return true
