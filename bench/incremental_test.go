@@ -155,7 +155,7 @@ func TestIncrementalScale(t *testing.T) {
 	// Relabel the first ConfigMap out of the selection: it defines names
 	// its neighbour defines too, which are then no longer in conflict.
 	out := snap[0].DeepCopy()
-	out.Labels = nil
+	out.Labels, out.ResourceVersion = nil, "3"
 	x.inc.Update(out)
 	snap[0] = out
 	check("relabel", x.inc.Result(), snap)

@@ -119,7 +119,7 @@ func checkAnnotationURL(r *resource, raw string, requireHTTPS bool) (candidateUR
 		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,
 			"URL %q uses http but https is required; URL not exported", u)}, false
 	}
-	c := candidateURL{url: u, source: sourceAnnotation, via: r.ref, field: field}
+	c := candidateURL{url: u, source: sourceAnnotation, via: &r.ref, field: field}
 	if insecure {
 		return c, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,
 			"URL %q uses plain http: clients will talk to the server unencrypted", u)}, true
@@ -147,7 +147,7 @@ func checkEntryRemote(r *resource, e *model.MCPServerEntry, requireHTTPS bool) (
 				"host %q is %s: refused whatever spec.allowPrivateEndpoint says; not exported", abbreviate(host), v.rule)}, false
 		}
 	}
-	c := candidateURL{url: u, source: sourceAnnotation, via: r.ref, field: field}
+	c := candidateURL{url: u, source: sourceAnnotation, via: &r.ref, field: field}
 	switch {
 	case insecure && requireHTTPS:
 		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInsecureURL, r.ref, field,

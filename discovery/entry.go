@@ -81,7 +81,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		ds = append(ds, d...)
 		r0 := len(remoteSlab)
 		for _, c := range m.urls {
-			remoteSlab = append(remoteSlab, Remote{Type: m.res.remoteType, URL: c.url, Resource: m.res.ref, Via: c.via})
+			remoteSlab = append(remoteSlab, Remote{Type: m.res.remoteType, URL: c.url, Resource: m.res.ref, Via: *c.via})
 		}
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _ := cfg.source.match(m.res)

@@ -22,8 +22,10 @@ type candidateURL struct {
 	url    string
 	source urlSource
 	// via is the object the URL was read from: the resource itself for
-	// sourceAnnotation, the HTTPRoute for sourceRoute.
-	via model.ObjectRef
+	// sourceAnnotation, the HTTPRoute for sourceRoute. It points to one
+	// copy shared by the candidates of the object (a reference is large,
+	// and candidates are copied from stage to stage); never nil.
+	via *model.ObjectRef
 	// field is the field path in via (an annotation, or a route rule).
 	field string
 }
@@ -32,7 +34,7 @@ func (c candidateURL) compare(d candidateURL) int {
 	return cmp.Or(
 		cmp.Compare(c.url, d.url),
 		cmp.Compare(c.source, d.source),
-		compareRefs(c.via, d.via),
+		compareRefs(*c.via, *d.via),
 		cmp.Compare(c.field, d.field),
 	)
 }
@@ -146,7 +148,7 @@ func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
 				if !slices.ContainsFunc(direct, func(d candidateURL) bool { return d.url == c.url }) {
 					ds = append(ds, model.Warningf(model.ReasonConflictingExport, res.ref, direct[0].field,
 						"URL %q from %s %s dropped: the registry-url annotation %q takes precedence",
-						c.url, c.via, c.field, direct[0].url))
+						c.url, *c.via, c.field, direct[0].url))
 				}
 			}
 		} else {

@@ -17,9 +17,9 @@ func TestMergeExports(t *testing.T) {
 	bare := &resource{ref: model.ObjectRef{Kind: model.KindVirtualMCPServer, Namespace: "ns", Name: "v"}}
 	route1 := model.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: "r1"}
 	route2 := model.ObjectRef{Kind: "HTTPRoute", Namespace: "ns", Name: "r2"}
-	direct := candidateURL{url: "https://direct.example/s", source: sourceAnnotation, via: srv.ref, field: annotationField(AnnotationURL)}
+	direct := candidateURL{url: "https://direct.example/s", source: sourceAnnotation, via: &srv.ref, field: annotationField(AnnotationURL)}
 	viaRoute := func(u string, r model.ObjectRef) candidateURL {
-		return candidateURL{url: u, source: sourceRoute, via: r, field: "spec.rules[0]"}
+		return candidateURL{url: u, source: sourceRoute, via: &r, field: "spec.rules[0]"}
 	}
 	exports := []export{
 		{res: proxy, urls: []candidateURL{viaRoute("https://gw.example/p", route2), viaRoute("https://gw.example/p", route1)}},

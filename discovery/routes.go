@@ -206,6 +206,19 @@ type routeWalker struct {
 	targets []target
 	reached []*resource
 	rules   []ruleBackends
+	// refs is the block the routes' references in candidates are carved
+	// from (see keepRef).
+	refs []model.ObjectRef
+}
+
+// keepRef returns a copy of ref that outlives the walk, carved from a block
+// of them: one allocation per 256 routes that give URLs, not one each.
+func (w *routeWalker) keepRef(ref model.ObjectRef) *model.ObjectRef {
+	if len(w.refs) == cap(w.refs) {
+		w.refs = make([]model.ObjectRef, 0, 256)
+	}
+	w.refs = append(w.refs, ref)
+	return &w.refs[len(w.refs)-1]
 }
 
 // target is one weighted backendRef of a rule and the MCP resource it
@@ -528,6 +541,8 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 	}
 
 	start := len(out) // this route's exports: out[start:]
+	// via names the route in its candidates, made for the first.
+	var via *model.ObjectRef
 	// optedOut collects, per resource that opted out, the URLs it is not given.
 	var optedOut []export
 	for i := range rbs {
@@ -590,7 +605,10 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 			if !c.res.selected {
 				continue
 			}
-			cand := candidateURL{url: n, source: sourceRoute, via: ref, field: ruleField(i)}
+			if via == nil {
+				via = w.keepRef(ref)
+			}
+			cand := candidateURL{url: n, source: sourceRoute, via: via, field: ruleField(i)}
 			if !exporting {
 				optedOut = addExport(optedOut, c.res, cand)
 				continue

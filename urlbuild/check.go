@@ -92,9 +92,10 @@ func (k backendKey) sameBackend(o backendKey) bool {
 		k.hasPort == o.hasPort && k.port == o.port
 }
 
-// initURLCheck prepares c for rule ruleIndex, whose path rewrite for the
-// backend is rewrite (from appendRulePaths); false when the attachment has
-// no routes to route over.
+// initURLCheck prepares c, which must be zero, for rule ruleIndex, whose
+// path rewrite for the backend is rewrite (from appendRulePaths); false
+// when the attachment has no routes to route over. It sets the fields one by
+// one: the struct is large and made per rule.
 func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions, rewrite *gwv1.HTTPURLRewriteFilter) bool {
 	if a.ix == nil || !a.ix.hasRoutes {
 		return false
@@ -103,7 +104,7 @@ func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions, 
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
 		return false
 	}
-	*c = urlCheck{a: a, ruleIndex: ruleIndex, rule: &rules[ruleIndex], opts: opts, rewrite: rewrite}
+	c.a, c.ruleIndex, c.rule, c.opts, c.rewrite = a, ruleIndex, &rules[ruleIndex], opts, rewrite
 	if opts.Backend >= 0 && opts.Backend < len(c.rule.BackendRefs) {
 		c.backendRef = &c.rule.BackendRefs[opts.Backend].BackendRef
 	}

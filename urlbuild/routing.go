@@ -323,12 +323,9 @@ type routeGroup struct {
 	// regex are the RegularExpression matches, apart: their precedence is
 	// implementation-specific.
 	regex []cand
-	// sorted indexes cands by match type (Exact first) and value (the
-	// Exact path, the trimmed PathPrefix) when the group is large; nil
-	// otherwise (a scan is as fast). starts gives where each key's run
-	// begins in sorted, by type rank.
-	sorted []sortedMatch
-	starts [2]map[string]int32
+	// big indexes cands when the group is large; nil otherwise (a scan is
+	// as fast). Most groups are small, and are made per route.
+	big *groupIndex
 	// methods reports whether a match has a method condition or is a
 	// RegularExpression.
 	methods bool
@@ -380,23 +377,40 @@ func (g *routeGroup) finish() {
 	if len(g.cands) <= smallGroup {
 		return
 	}
-	g.sorted = make([]sortedMatch, len(g.cands))
+	x := &groupIndex{sorted: make([]sortedMatch, len(g.cands))}
 	for i, c := range g.cands {
-		g.sorted[i] = sortedMatch{rank: typeRank(c.m.typ), value: c.m.value, at: int32(i)}
+		x.sorted[i] = sortedMatch{rank: typeRank(c.m.typ), value: c.m.value, at: int32(i)}
 	}
-	slices.SortFunc(g.sorted, sortedMatch.compare)
-	for i, m := range g.sorted {
-		if i > 0 && g.sorted[i-1].compare(m) == 0 {
+	slices.SortFunc(x.sorted, sortedMatch.compare)
+	for i, m := range x.sorted {
+		if i > 0 && x.sorted[i-1].compare(m) == 0 {
 			continue
 		}
-		if g.starts[m.rank] == nil {
-			g.starts[m.rank] = make(map[string]int32)
+		if x.starts[m.rank] == nil {
+			x.starts[m.rank] = make(map[string]int32)
 		}
-		g.starts[m.rank][m.value] = int32(i)
+		x.starts[m.rank][m.value] = int32(i)
+		if n := len(m.value); n < 63 {
+			x.lens[m.rank] |= 1 << n
+		}
 	}
+	g.big = x
 }
 
-// sortedMatch is an entry of routeGroup.sorted: the key of cands[at],
+// groupIndex indexes the matches of a large group.
+type groupIndex struct {
+	// sorted holds cands by match type (Exact first) and value (the Exact
+	// path, the trimmed PathPrefix); starts gives where each key's run
+	// begins in sorted, by type rank.
+	sorted []sortedMatch
+	starts [2]map[string]int32
+	// lens has bit n set, by type rank, when some value is n bytes long
+	// (n < 63): a path is looked up under each of its prefixes, and most
+	// lengths have no value at all.
+	lens [2]uint64
+}
+
+// sortedMatch is an entry of groupIndex.sorted: the key of cands[at],
 // held inline so that a search reads one array.
 type sortedMatch struct {
 	value string
@@ -408,7 +422,7 @@ func (a sortedMatch) compare(b sortedMatch) int {
 	return cmp.Or(cmp.Compare(a.rank, b.rank), strings.Compare(a.value, b.value))
 }
 
-// typeRank orders the match types of routeGroup.sorted.
+// typeRank orders the match types of groupIndex.sorted.
 func typeRank(t gwv1.PathMatchType) int32 {
 	if t == gwv1.PathMatchExact {
 		return 0
@@ -416,20 +430,24 @@ func typeRank(t gwv1.PathMatchType) int32 {
 	return 1
 }
 
-// lookup returns the entries of sorted for the matches of type typ (Exact
+// lookup returns the entries of big.sorted for the matches of type typ (Exact
 // or PathPrefix) and value.
 func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) []sortedMatch {
 	key := sortedMatch{rank: typeRank(typ), value: value}
-	at, found := g.starts[key.rank][value]
+	x := g.big
+	if n := len(value); n < 63 && x.lens[key.rank]&(1<<n) == 0 {
+		return nil
+	}
+	at, found := x.starts[key.rank][value]
 	if !found {
 		return nil
 	}
 	lo := int(at)
 	hi := lo + 1
-	for hi < len(g.sorted) && g.sorted[hi].compare(key) == 0 {
+	for hi < len(x.sorted) && x.sorted[hi].compare(key) == 0 {
 		hi++
 	}
-	return g.sorted[lo:hi]
+	return x.sorted[lo:hi]
 }
 
 // best returns the match among cands that takes the request and comes
@@ -466,7 +484,7 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 			may = append(may, c)
 		}
 	}
-	if g.sorted == nil {
+	if g.big == nil {
 		c, ok := best(g.cands, req)
 		return c, may, ok
 	}
@@ -622,7 +640,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	// the next is larger, and the matches already carved stay where they
 	// are.
 	entries := make([]routeEntry, len(kept))
-	matches := make([]matchEntry, 0, len(kept)+len(kept)/4)
+	matches := make([]matchEntry, 0, len(kept))
 	var blocks groupBlocks
 	var groups []*routeGroup
 	var keys, hostnames []string
