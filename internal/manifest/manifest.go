@@ -5,6 +5,11 @@
 // so that both, and the fuzzer, feed it bytes. Objects of kinds the library
 // does not read are skipped; a document that cannot be decoded is an error
 // naming the source and the document.
+//
+// JSON manifests, and YAML ones in the shape Kubernetes writes them, are read
+// by a fast path (fast.go, fastyaml.go) that decodes a ConfigMap's data once;
+// it gives exactly the objects the general path gives, or leaves the input to
+// it.
 package manifest
 
 import (
