@@ -177,7 +177,7 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 	}
 	p.dedupe(m.strategy == StrategyVersions)
 
-	// The remote URLs of one ConfigMap take one allocation too.
+	// The remote URLs of one ConfigMap share one slice.
 	var urls []string
 	var buf []byte
 	for _, e := range p.entries {
