@@ -220,48 +220,43 @@ func (m *merger) setParts(parts []*part) {
 }
 
 // reindex indexes parts from scratch. It merges the parts' sorted lists
-// first: the entries of one name are then adjacent, so each name is stored
-// in the index once, with all its holders, and the kept and removed lists
-// come out of the one merged list.
+// first: the entries of one name then come one after the other, so each
+// name is stored in the index once, with all its holders, and the kept and
+// removed lists come out of the same pass.
 func (m *merger) reindex(parts []*part) {
 	runs := make([][]*entry, len(parts))
+	n := 0
 	for i, p := range parts {
 		p.idx = i
 		runs[i] = p.entries
+		n += len(p.entries)
 	}
-	all := mergeRuns(runs)
-	m.parts, m.total = parts, len(all)
-	m.names = make(map[string]holders, len(all))
-	m.urls = make(map[string]holders, len(all))
+	m.parts, m.total = parts, n
+	m.names = make(map[string]holders, n)
+	m.urls = make(map[string]holders, n)
 	m.conflicts = make(map[string]struct{})
 	m.shared = make(map[string]struct{})
-	m.pass, m.fail = make([]*entry, 0, len(all)), nil
-	// One group per name; a group has as many entries as ConfigMaps
-	// define the name (times its versions, with StrategyVersions), so the
-	// loop visits each entry a bounded number of times.
-	for i := 0; i < len(all); {
-		name := all[i].orig
-		j := i + 1
-		for j < len(all) && all[j].orig == name {
-			j++
-		}
-		h := holders{n: 1}
-		for _, e := range all[i:j] {
+	m.pass, m.fail = make([]*entry, 0, n), nil
+	// One group per name; a group has as many entries as ConfigMaps define
+	// the name (times its versions, with StrategyVersions).
+	t := newLoserTree(runs)
+	for t.left > 0 {
+		e, key := t.next()
+		name := key.name
+		h := holders{n: 1, one: e}
+		m.keep(e, key.pass)
+		for t.left > 0 && t.heads[t.winner].name == name {
+			e, key := t.next()
 			h.add(e)
-			if e.pass {
-				m.pass = append(m.pass, e)
-			} else {
-				m.fail = append(m.fail, e)
-			}
+			m.keep(e, key.pass)
 		}
-		if j-i > 1 {
-			h.n = countParts(all[i:j])
+		if len(h.more) > 0 {
+			h.n = countParts(h)
 			if h.n > 1 {
 				m.conflicts[name] = struct{}{}
 			}
 		}
 		m.names[name] = h
-		i = j
 	}
 	for _, p := range parts {
 		for _, e := range p.entries {
@@ -278,11 +273,21 @@ func (m *merger) reindex(parts []*part) {
 	}
 }
 
-// countParts counts the ConfigMaps the entries come from.
-func countParts(es []*entry) int {
-	idx := make([]int, len(es))
-	for i, e := range es {
-		idx[i] = e.part.idx
+// keep appends e to the entries the filter keeps or to those it removes.
+func (m *merger) keep(e *entry, pass bool) {
+	if pass {
+		m.pass = append(m.pass, e)
+	} else {
+		m.fail = append(m.fail, e)
+	}
+}
+
+// countParts counts the ConfigMaps that hold the entries of h.
+func countParts(h holders) int {
+	idx := make([]int, 0, 1+len(h.more))
+	idx = append(idx, h.one.part.idx)
+	for _, e := range h.more {
+		idx = append(idx, e.part.idx)
 	}
 	slices.Sort(idx)
 	return len(slices.Compact(idx))
@@ -378,58 +383,63 @@ func insertSorted(dst, add []*entry) []*entry {
 	return append(out, dst...)
 }
 
-// mergeRuns merges sorted lists into one in a single pass, keeping lists
-// earlier in runs first among equal entries. A tournament (loser) tree over
-// the lists' heads settles each output entry in about log2(len(runs))
-// comparisons, and each move touches one entry: merging the lists pairwise
-// instead would copy every entry once per level, log2(len(runs)) times.
-// The heads' names and versions sit in the tree's own array, so the
-// comparisons read no entry.
+// mergeRuns merges sorted lists into one, keeping lists earlier in runs
+// first among equal entries.
 func mergeRuns(runs [][]*entry) []*entry {
-	n := 0
-	live := make([][]*entry, 0, len(runs))
-	for _, r := range runs {
-		if len(r) > 0 {
-			live, n = append(live, r), n+len(r)
-		}
-	}
-	switch len(live) {
-	case 0:
+	t := newLoserTree(runs)
+	if t.left == 0 {
 		return nil
-	case 1:
-		return live[0]
 	}
-	t := newLoserTree(live)
-	out := make([]*entry, 0, n)
-	for range n {
-		w := t.winner
-		out = append(out, t.runs[w][0])
-		t.advance(w)
+	out := make([]*entry, 0, t.left)
+	for t.left > 0 {
+		e, _ := t.next()
+		out = append(out, e)
 	}
 	return out
 }
 
-// loserTree is a tournament tree over the heads of sorted lists of
-// entries. Node i (1 ≤ i < k) holds the list that lost the match there;
-// list j plays from leaf k+j, so the tree has the shape of a binary heap
-// for any k.
+// loserTree merges sorted lists of entries in one pass: next returns the
+// entries in merged order, lists earlier first among equal entries. A
+// tournament (loser) tree over the lists' heads settles each entry in
+// about log2(lists) comparisons and one move, where merging the lists
+// pairwise would copy every entry once per level, log2(lists) times. The
+// heads' keys sit in the tree's own array, so the comparisons read no
+// entry, and neither need the caller for the name or the filter's verdict.
+//
+// Node i (1 ≤ i < k) holds the list that lost the match there; list j
+// plays from leaf k+j, so the tree has the shape of a binary heap for any
+// k.
 type loserTree struct {
 	runs   [][]*entry
 	heads  []treeHead
 	loser  []int
 	winner int
+	// left counts the entries not yet returned.
+	left int
 }
 
-// treeHead is the key of a list's first entry; done when the list is empty.
+// treeHead is the key of a list's first entry, with the filter's verdict
+// on it; done when the list is empty.
 type treeHead struct {
-	name, ver string
-	done      bool
+	name, ver  string
+	pass, done bool
 }
 
+// newLoserTree starts merging runs; empty lists take no part.
 func newLoserTree(runs [][]*entry) *loserTree {
-	k := len(runs)
-	t := &loserTree{runs: runs, heads: make([]treeHead, k), loser: make([]int, k)}
-	for j := range runs {
+	live := make([][]*entry, 0, len(runs))
+	n := 0
+	for _, r := range runs {
+		if len(r) > 0 {
+			live, n = append(live, r), n+len(r)
+		}
+	}
+	k := len(live)
+	t := &loserTree{runs: live, heads: make([]treeHead, k), loser: make([]int, k), left: n}
+	if k == 0 {
+		return t
+	}
+	for j := range live {
 		t.setHead(j)
 	}
 	// Play every match once, bottom-up: win holds each node's winner.
@@ -448,6 +458,16 @@ func newLoserTree(runs [][]*entry) *loserTree {
 	return t
 }
 
+// next returns the next entry in merged order and its key. It must not be
+// called when left is 0.
+func (t *loserTree) next() (*entry, treeHead) {
+	w := t.winner
+	e, key := t.runs[w][0], t.heads[w]
+	t.advance(w)
+	t.left--
+	return e, key
+}
+
 // setHead reads the key of list j's first entry.
 func (t *loserTree) setHead(j int) {
 	if len(t.runs[j]) == 0 {
@@ -455,7 +475,7 @@ func (t *loserTree) setHead(j int) {
 		return
 	}
 	e := t.runs[j][0]
-	t.heads[j] = treeHead{name: e.orig, ver: e.ver}
+	t.heads[j] = treeHead{name: e.orig, ver: e.ver, pass: e.pass}
 }
 
 // less orders lists by their heads as compareEntries does, an empty list
