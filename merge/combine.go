@@ -331,33 +331,117 @@ func insertSorted(dst, add []*entry) []*entry {
 	return append(out, dst...)
 }
 
-// mergeRuns merges sorted lists into one, pairwise.
+// mergeRuns merges sorted lists into one in a single pass, keeping lists
+// earlier in runs first among equal entries. A tournament (loser) tree over
+// the lists' heads settles each output entry in about log2(len(runs))
+// comparisons, and each move touches one entry: merging the lists pairwise
+// instead would copy every entry once per level, log2(len(runs)) times.
+// The heads' names and versions sit in the tree's own array, so the
+// comparisons read no entry.
 func mergeRuns(runs [][]*entry) []*entry {
-	if len(runs) == 0 {
-		return nil
-	}
-	for len(runs) > 1 {
-		next := runs[:0:0]
-		for i := 0; i < len(runs); i += 2 {
-			if i+1 == len(runs) {
-				next = append(next, runs[i])
-				continue
-			}
-			a, b := runs[i], runs[i+1]
-			out := make([]*entry, 0, len(a)+len(b))
-			for len(a) > 0 && len(b) > 0 {
-				if compareEntries(b[0], a[0]) < 0 {
-					out, b = append(out, b[0]), b[1:]
-				} else {
-					out, a = append(out, a[0]), a[1:]
-				}
-			}
-			out = append(append(out, a...), b...)
-			next = append(next, out)
+	n := 0
+	live := make([][]*entry, 0, len(runs))
+	for _, r := range runs {
+		if len(r) > 0 {
+			live, n = append(live, r), n+len(r)
 		}
-		runs = next
 	}
-	return runs[0]
+	switch len(live) {
+	case 0:
+		return nil
+	case 1:
+		return live[0]
+	}
+	t := newLoserTree(live)
+	out := make([]*entry, 0, n)
+	for range n {
+		w := t.winner
+		out = append(out, t.runs[w][0])
+		t.advance(w)
+	}
+	return out
+}
+
+// loserTree is a tournament tree over the heads of sorted lists of
+// entries. Node i (1 ≤ i < k) holds the list that lost the match there;
+// list j plays from leaf k+j, so the tree has the shape of a binary heap
+// for any k.
+type loserTree struct {
+	runs   [][]*entry
+	heads  []treeHead
+	loser  []int
+	winner int
+}
+
+// treeHead is the key of a list's first entry; done when the list is empty.
+type treeHead struct {
+	name, ver string
+	done      bool
+}
+
+func newLoserTree(runs [][]*entry) *loserTree {
+	k := len(runs)
+	t := &loserTree{runs: runs, heads: make([]treeHead, k), loser: make([]int, k)}
+	for j := range runs {
+		t.setHead(j)
+	}
+	// Play every match once, bottom-up: win holds each node's winner.
+	win := make([]int, 2*k)
+	for j := range k {
+		win[k+j] = j
+	}
+	for i := k - 1; i >= 1; i-- {
+		a, b := win[2*i], win[2*i+1]
+		if t.less(b, a) {
+			a, b = b, a
+		}
+		win[i], t.loser[i] = a, b
+	}
+	t.winner = win[1]
+	return t
+}
+
+// setHead reads the key of list j's first entry.
+func (t *loserTree) setHead(j int) {
+	if len(t.runs[j]) == 0 {
+		t.heads[j] = treeHead{done: true}
+		return
+	}
+	e := t.runs[j][0]
+	t.heads[j] = treeHead{name: e.orig, ver: e.ver}
+}
+
+// less orders lists by their heads as compareEntries does, an empty list
+// last, and equal heads by the lists' order.
+func (t *loserTree) less(a, b int) bool {
+	x, y := &t.heads[a], &t.heads[b]
+	if x.done || y.done {
+		if x.done != y.done {
+			return y.done
+		}
+		return a < b
+	}
+	if c := strings.Compare(x.name, y.name); c != 0 {
+		return c < 0
+	}
+	if c := strings.Compare(x.ver, y.ver); c != 0 {
+		return c < 0
+	}
+	return a < b
+}
+
+// advance drops the first entry of list w, the winner, and replays its
+// matches from its leaf to the root.
+func (t *loserTree) advance(w int) {
+	t.runs[w] = t.runs[w][1:]
+	t.setHead(w)
+	k := len(t.runs)
+	for i := (w + k) / 2; i >= 1; i /= 2 {
+		if l := t.loser[i]; t.less(l, w) {
+			t.loser[i], w = w, l
+		}
+	}
+	t.winner = w
 }
 
 // byMergeOrder orders entries as the merge meets them: by ConfigMap in

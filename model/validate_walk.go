@@ -318,7 +318,7 @@ func (x *containerIndex) skipAt(raw []byte, i, off int) int {
 	}
 	at := off + i
 	if x.spans != nil {
-		k := x.findSpan(at)
+		k := jsonx.FindSpan(x.spans, x.hint, at)
 		if k < len(x.spans) && int(x.spans[k].Start) == at && x.spans[k].End > 0 {
 			x.hint = k + 1
 			if end := int(x.spans[k].End) - off; end <= len(raw) {
@@ -337,30 +337,7 @@ func (x *containerIndex) skipAt(raw []byte, i, off int) int {
 	return skipVal(raw, i)
 }
 
-// findSpan returns the first of x.spans that does not start before at. It
-// looks at the few from the hint on first, then searches.
-func (x *containerIndex) findSpan(at int) int {
-	spans, lo := x.spans, 0
-	if h := x.hint; h < len(spans) && int(spans[h].Start) <= at {
-		for lo = h; lo < len(spans) && lo < h+4; lo++ {
-			if int(spans[lo].Start) >= at {
-				return lo
-			}
-		}
-	}
-	hi := len(spans)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if int(spans[m].Start) < at {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	return lo
-}
-
-// findStart is findSpan for the index build records.
+// findStart is jsonx.FindSpan for the index build records.
 func (x *containerIndex) findStart(at int) int {
 	n, lo := x.n, 0
 	if h := x.hint; h < n && int(x.start[h]) <= at {

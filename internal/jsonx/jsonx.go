@@ -537,12 +537,17 @@ func (x *SpanIndex) skip(data []byte, i int) (int, error) {
 	return skipValue(data, i)
 }
 
-// find returns the first span that does not start before at: it looks at
-// the few from the hint on first, then searches.
-func (x *SpanIndex) find(at int) int {
-	spans, lo := x.Spans, 0
-	if h := x.hint; h < len(spans) && int(spans[h].Start) <= at {
-		for lo = h; lo < len(spans) && lo < h+4; lo++ {
+// find returns the first span that does not start before at.
+func (x *SpanIndex) find(at int) int { return FindSpan(x.Spans, x.hint, at) }
+
+// FindSpan returns the index of the first of spans (sorted by Start) that
+// does not start before at. Containers are mostly looked up in the order
+// they start, each just after the one before, so it looks at the few from
+// hint on first, then searches.
+func FindSpan(spans []Span, hint, at int) int {
+	lo := 0
+	if hint < len(spans) && int(spans[hint].Start) <= at {
+		for lo = hint; lo < len(spans) && lo < hint+4; lo++ {
 			if int(spans[lo].Start) >= at {
 				return lo
 			}
