@@ -219,26 +219,73 @@ func (m *merger) setParts(parts []*part) {
 	}
 }
 
-// reindex indexes parts from scratch.
+// reindex indexes parts from scratch. It merges the parts' sorted lists
+// first: the entries of one name are then adjacent, so each name is stored
+// in the index once, with all its holders, and the kept and removed lists
+// come out of the one merged list.
 func (m *merger) reindex(parts []*part) {
-	n := 0
-	for _, p := range parts {
-		n += len(p.entries)
-	}
-	m.parts, m.total = parts, 0
-	m.names = make(map[string]holders, n)
-	m.urls = make(map[string]holders, n)
-	m.conflicts = make(map[string]struct{})
-	m.shared = make(map[string]struct{})
-	pass := make([][]*entry, 0, len(parts))
-	fail := make([][]*entry, 0, len(parts))
+	runs := make([][]*entry, len(parts))
 	for i, p := range parts {
 		p.idx = i
-		m.index(p)
-		ps, fs := p.split()
-		pass, fail = append(pass, ps), append(fail, fs)
+		runs[i] = p.entries
 	}
-	m.pass, m.fail = mergeRuns(pass), mergeRuns(fail)
+	all := mergeRuns(runs)
+	m.parts, m.total = parts, len(all)
+	m.names = make(map[string]holders, len(all))
+	m.urls = make(map[string]holders, len(all))
+	m.conflicts = make(map[string]struct{})
+	m.shared = make(map[string]struct{})
+	m.pass, m.fail = make([]*entry, 0, len(all)), nil
+	// One group per name; a group has as many entries as ConfigMaps
+	// define the name (times its versions, with StrategyVersions), so the
+	// loop visits each entry a bounded number of times.
+	for i := 0; i < len(all); {
+		name := all[i].orig
+		j := i + 1
+		for j < len(all) && all[j].orig == name {
+			j++
+		}
+		h := holders{n: 1}
+		for _, e := range all[i:j] {
+			h.add(e)
+			if e.pass {
+				m.pass = append(m.pass, e)
+			} else {
+				m.fail = append(m.fail, e)
+			}
+		}
+		if j-i > 1 {
+			h.n = countParts(all[i:j])
+			if h.n > 1 {
+				m.conflicts[name] = struct{}{}
+			}
+		}
+		m.names[name] = h
+		i = j
+	}
+	for _, p := range parts {
+		for _, e := range p.entries {
+			for _, u := range e.urls {
+				h := m.urls[u]
+				h.n++
+				if h.n == 2 {
+					m.shared[u] = struct{}{}
+				}
+				h.add(e)
+				m.urls[u] = h
+			}
+		}
+	}
+}
+
+// countParts counts the ConfigMaps the entries come from.
+func countParts(es []*entry) int {
+	idx := make([]int, len(es))
+	for i, e := range es {
+		idx[i] = e.part.idx
+	}
+	slices.Sort(idx)
+	return len(slices.Compact(idx))
 }
 
 // split returns the entries of p the filter keeps and those it removes,
