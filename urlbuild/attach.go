@@ -137,7 +137,9 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 	a.Origins = slices.CompactFunc(a.Origins, func(x, y Origin) bool {
 		return x.Scheme == y.Scheme && x.Host == y.Host && x.Port == y.Port
 	})
-	a.Diagnostics.Sort()
+	if len(a.Diagnostics) > 0 {
+		a.Diagnostics.Sort() // most routes have none
+	}
 	// The scratch goes back cleared: it must not keep Gateways alive.
 	clear(st.via)
 	sc.hosts, sc.via = st.hosts[:0], st.via[:0]

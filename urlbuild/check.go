@@ -292,7 +292,7 @@ func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientReq
 func (c *urlCheck) takes(method, p string) bool {
 	for _, m := range DefaultMatches(*c.rule) {
 		typ, value := DefaultPathMatch(m)
-		e := matchEntry{typ: typ, value: value, headers: len(m.Headers), query: len(m.QueryParams)}
+		e := matchEntry{typ: typ, value: value, headers: int32(len(m.Headers)), query: int32(len(m.QueryParams))}
 		if typ == gwv1.PathMatchPathPrefix {
 			e.value = strings.TrimRight(value, "/")
 		}
@@ -311,22 +311,23 @@ func (c *urlCheck) takes(method, p string) bool {
 // backendRefs of weight > 0 all name the same backend, with a rewrite that
 // gives the same path.
 func (c *urlCheck) serves(x cand, rq clientRequest) bool {
-	if x.r.route == c.a.route && x.m.rule == c.ruleIndex && x.m.match == c.curMatch &&
+	if x.r.route == c.a.route && int(x.m.rule) == c.ruleIndex && int(x.m.match) == c.curMatch &&
 		rq.path == c.cur.path && rq.backend == c.cur.backend {
 		return true // the URL's own match: its backend path by construction
 	}
 	rules := DefaultRules(x.r.route)
-	if x.m.rule >= len(rules) {
+	ri := int(x.m.rule)
+	if ri >= len(rules) {
 		return false
 	}
-	rule := rules[x.m.rule]
+	rule := rules[ri]
 	ms := DefaultMatches(rule)
-	mi := max(x.m.match, 0)
+	mi := max(int(x.m.match), 0)
 	if mi >= len(ms) {
 		return false
 	}
 	var rw *gwv1.HTTPURLRewriteFilter
-	if x.r.route.Namespace == c.a.Route.Namespace && x.r.route.Name == c.a.Route.Name && x.m.rule == c.ruleIndex {
+	if x.r.route.Namespace == c.a.Route.Namespace && x.r.route.Name == c.a.Route.Name && ri == c.ruleIndex {
 		rw = c.rewrite
 	} else {
 		want, ok := c.backendKey()
@@ -349,7 +350,7 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 		if first < 0 {
 			return false
 		}
-		if rw, _, ok = ruleRewrite(rule, x.m.rule, first, x.r.ref()); !ok {
+		if rw, _, ok = ruleRewrite(rule, ri, first, x.r.ref()); !ok {
 			return false
 		}
 	}
