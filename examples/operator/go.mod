@@ -8,6 +8,7 @@ replace (
 )
 
 require (
+	github.com/google/go-cmp v0.7.0
 	github.com/mcpreg/mcpreg v0.0.0-00010101000000-000000000000
 	github.com/mcpreg/mcpreg/internal/testenv v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.36.1

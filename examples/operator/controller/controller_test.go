@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -28,6 +29,7 @@ import (
 
 	"github.com/mcpreg/mcpreg/internal/testenv"
 	"github.com/mcpreg/mcpreg/merge"
+	"github.com/mcpreg/mcpreg/model"
 )
 
 // The tests run against a real API server (kube-apiserver and etcd, through
@@ -213,6 +215,49 @@ func (h *harness) output(t *testing.T, name string, servers ...string) *corev1.C
 		return nil
 	})
 	return cm
+}
+
+// sameAsFullMerge checks that the output ConfigMap of entry-0 of registry
+// name, which the reconciler keeps up to date incrementally, is what a full
+// merge.ForRegistry of the namespace's ConfigMaps as they are now renders,
+// stamped with the same time.
+func (h *harness) sameAsFullMerge(t *testing.T, name string) {
+	t.Helper()
+	ctx := context.Background()
+	reg, err := model.MCPRegistryFromUnstructured(h.get(t, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list corev1.ConfigMapList
+	if err := h.c.List(ctx, &list, client.InNamespace(h.ns)); err != nil {
+		t.Fatal(err)
+	}
+	cms := make([]*corev1.ConfigMap, len(list.Items))
+	for i := range list.Items {
+		cms[i] = &list.Items[i]
+	}
+	out := &corev1.ConfigMap{}
+	if err := h.c.Get(ctx, types.NamespacedName{Namespace: h.ns, Name: merge.OutputConfigMapName(name, "entry-0")}, out); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Meta struct {
+			LastUpdated time.Time `json:"last_updated"`
+		} `json:"meta"`
+	}
+	if err := json.Unmarshal([]byte(out.Data[merge.OutputKey]), &doc); err != nil {
+		t.Fatalf("output of %s: %v", name, err)
+	}
+	full, err := merge.ForRegistry(reg, "entry-0", cms, merge.Options{LastUpdated: doc.Meta.LastUpdated})
+	if err != nil || full.ConfigMap == nil {
+		t.Fatalf("ForRegistry(%s): %v, %+v", name, err, full.Diagnostics)
+	}
+	if diff := cmp.Diff(full.ConfigMap.Data, out.Data); diff != "" {
+		t.Errorf("output of %s differs from a full merge (-full +incremental):\n%s", name, diff)
+	}
+	if diff := cmp.Diff(full.ConfigMap.Annotations, out.Annotations); diff != "" {
+		t.Errorf("annotations of the output of %s differ from a full merge (-full +incremental):\n%s", name, diff)
+	}
 }
 
 func (h *harness) get(t *testing.T, name string) *unstructured.Unstructured {
@@ -423,6 +468,9 @@ func TestConfigMapChangeReMergesExactlyTheAffected(t *testing.T) {
 	if got := h.reconciles("reg-c"); got == beforeC {
 		t.Errorf("reg-c was not reconciled after cm-c changed")
 	}
+	// The reconciler merges incrementally: what it wrote is a full merge.
+	h.sameAsFullMerge(t, "reg-a")
+	h.sameAsFullMerge(t, "reg-c")
 }
 
 func TestNoOpUpdateEnqueuesNothing(t *testing.T) {
@@ -466,6 +514,15 @@ func TestRelabelledConfigMapLeavesTheRegistry(t *testing.T) {
 	}
 	h.output(t, "reg-a", "alpha-two")
 	h.output(t, "reg-b", "alpha", "beta")
+	h.sameAsFullMerge(t, "reg-a")
+	h.sameAsFullMerge(t, "reg-b")
+
+	// A deleted ConfigMap leaves the incremental merge too.
+	if err := h.c.Delete(context.Background(), &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: h.ns, Name: "cm-b"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.output(t, "reg-b", "alpha")
+	h.sameAsFullMerge(t, "reg-b")
 }
 
 // A status write that loses a race (409 Conflict: the object changed since

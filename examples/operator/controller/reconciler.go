@@ -2,8 +2,9 @@
 // ToolHive's MCPRegistry (toolhive.stacklok.dev/v1alpha1, read as
 // unstructured, so no ToolHive Go types are needed) built on mcpreg's merge
 // package: it selects the ConfigMaps each entry names or selects, merges
-// them, server-side applies the output ConfigMap with a controller
-// ownerReference, writes status conditions and records Events from the
+// them (incrementally: a reconcile reads again only the ConfigMaps that
+// changed since the last, through merge.Incremental), server-side applies the
+// output ConfigMap with a controller ownerReference, writes status conditions and records Events from the
 // merge's diagnostics. ConfigMap watches are mapped to the MCPRegistries they
 // affect with merge.AffectedByChange, so an update that changes nothing a
 // merge reads enqueues nothing.
@@ -13,6 +14,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -59,6 +61,10 @@ type Reconciler struct {
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 
+	// merges are the incremental merges of the entries, kept between
+	// reconciles.
+	merges merges
+
 	// beforeStatusWrite, when set, runs before each status write attempt
 	// (tests use it to lose a race on purpose).
 	beforeStatusWrite func(attempt int)
@@ -78,9 +84,13 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	u.SetGroupVersionKind(MCPRegistryGVK)
 	if err := r.Client.Get(ctx, req.NamespacedName, u); err != nil {
 		// Deleted: its output ConfigMaps go with it (ownerReference).
+		if apierrors.IsNotFound(err) {
+			r.merges.forget(req.NamespacedName)
+		}
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if u.GetDeletionTimestamp() != nil {
+		r.merges.forget(req.NamespacedName)
 		return ctrl.Result{}, nil
 	}
 	reg, err := model.MCPRegistryFromUnstructured(u)
@@ -110,16 +120,20 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	var requeue time.Duration
 	recordTrigger := false
 	for _, src := range sources {
-		res, err := merge.ForRegistry(reg, src.Entry, cms, opts)
-		if err != nil {
-			// SourcesFor only returns entries ForRegistry can merge.
-			return ctrl.Result{}, fmt.Errorf("merging entry %q: %w", src.Entry, err)
+		res := r.merges.entry(reg, src, opts).result(cms)
+		if len(sourceDiags) > 0 {
+			// What SourcesFor says of the entries it cannot merge is about
+			// the same MCPRegistry: reported with each merge, as
+			// merge.ForRegistry does.
+			res.Diagnostics = append(slices.Clone(res.Diagnostics), sourceDiags...)
+			res.Diagnostics.Sort()
 		}
 		r.record(u, res.Diagnostics)
 		var output *corev1.ConfigMap
-		if res.ConfigMap != nil {
+		if res.Registry != nil {
 			output = &corev1.ConfigMap{}
-			err := r.Client.Get(ctx, client.ObjectKeyFromObject(res.ConfigMap), output)
+			key := client.ObjectKey{Namespace: src.Namespace, Name: merge.OutputConfigMapName(src.Owner.Name, src.Entry)}
+			err := r.Client.Get(ctx, key, output)
 			if apierrors.IsNotFound(err) {
 				output = nil
 			} else if err != nil {
@@ -129,11 +143,25 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		in := merge.SyncInputFor(src, output, res.Hash, now)
 		in.Trigger, in.LastTrigger = trigger, lastTrigger
 		decision := merge.DecideSync(in)
-		if decision.Sync && res.ConfigMap != nil && !res.Diagnostics.HasErrors() {
-			if err := r.Client.Apply(ctx, applyConfiguration(res.ConfigMap), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
-				return ctrl.Result{}, fmt.Errorf("applying %s/%s: %w", res.ConfigMap.Namespace, res.ConfigMap.Name, err)
+		if decision.Sync && res.Registry != nil && !res.Diagnostics.HasErrors() {
+			// The document is rendered only now, when it is to be written:
+			// it is proportional to the whole registry, the rest of an
+			// incremental merge to what changed.
+			cm, ds, err := render(src, &res, now.UTC().Format(time.RFC3339), opts)
+			if err != nil {
+				return ctrl.Result{}, fmt.Errorf("rendering the output of entry %q: %w", src.Entry, err)
 			}
-			logger.V(1).Info("applied output ConfigMap", "configMap", res.ConfigMap.Name, "hash", res.Hash, "reason", decision.Reason)
+			if len(ds) > 0 {
+				res.Diagnostics = append(res.Diagnostics, ds...)
+				res.Diagnostics.Sort()
+				r.record(u, ds)
+			}
+			if !ds.HasErrors() {
+				if err := r.Client.Apply(ctx, applyConfiguration(cm), client.FieldOwner(FieldOwner), client.ForceOwnership); err != nil {
+					return ctrl.Result{}, fmt.Errorf("applying %s/%s: %w", cm.Namespace, cm.Name, err)
+				}
+				logger.V(1).Info("applied output ConfigMap", "configMap", cm.Name, "hash", res.Hash, "reason", decision.Reason)
+			}
 		}
 		recordTrigger = recordTrigger || decision.RecordTrigger
 		if decision.RequeueAfter > 0 && (requeue == 0 || decision.RequeueAfter < requeue) {
