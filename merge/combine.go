@@ -260,16 +260,22 @@ func (m *merger) reindex(parts []*part) {
 	}
 	for _, p := range parts {
 		for _, e := range p.entries {
-			for _, u := range e.urls {
-				h := m.urls[u]
-				h.n++
-				if h.n == 2 {
-					m.shared[u] = struct{}{}
-				}
-				h.add(e)
-				m.urls[u] = h
-			}
+			m.indexURLs(e)
 		}
+	}
+}
+
+// indexURLs adds the remote URLs of e to the URL index, noting those that
+// another entry already uses.
+func (m *merger) indexURLs(e *entry) {
+	for _, u := range e.urls {
+		h := m.urls[u]
+		h.n++
+		if h.n == 2 {
+			m.shared[u] = struct{}{}
+		}
+		h.add(e)
+		m.urls[u] = h
 	}
 }
 
@@ -321,15 +327,7 @@ func (m *merger) index(p *part) {
 		}
 		h.add(e)
 		m.names[e.orig] = h
-		for _, u := range e.urls {
-			h := m.urls[u]
-			h.n++
-			if h.n == 2 {
-				m.shared[u] = struct{}{}
-			}
-			h.add(e)
-			m.urls[u] = h
-		}
+		m.indexURLs(e)
 	}
 }
 
