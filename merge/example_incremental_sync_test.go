@@ -1,7 +1,6 @@
 package merge_test
 
 import (
-	"bytes"
 	"fmt"
 	"time"
 
@@ -41,10 +40,7 @@ func ExampleIncremental_sync() {
 			return
 		}
 		res.Registry.LastUpdated = now.UTC().Format(time.RFC3339)
-		var doc bytes.Buffer
-		_, _ = res.Registry.WriteTo(&doc)
-		doc.WriteByte('\n')
-		cm, _, err := merge.OutputConfigMap(src, doc.Bytes(), res.Hash, 0)
+		cm, _, err := res.Render(src, merge.Options{})
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -82,24 +82,7 @@ func (r *Result) Document() []byte {
 // documentation gives the steps. It never panics and never changes its
 // inputs.
 func Merge(src Source, configMaps []*corev1.ConfigMap, opts Options) Result {
-	res, _ := merge(src, configMaps, opts, false)
-	return res
-}
-
-// merge is Merge that, with render, also returns the document as compact
-// JSON and a newline — what the output ConfigMap holds.
-func merge(in Source, configMaps []*corev1.ConfigMap, opts Options, render bool) (Result, string) {
-	m := newMerger(in, opts)
-	res := m.run(configMaps, nil)
-	if !render || res.Registry == nil {
-		return res, ""
-	}
-	// One allocation of the exact size (WriteTo grows the builder, which
-	// does not zero it, and String does not copy it).
-	var doc strings.Builder
-	_, _ = res.Registry.WriteTo(&doc)
-	doc.WriteByte('\n')
-	return res, doc.String()
+	return newMerger(src, opts).run(configMaps, nil)
 }
 
 func (in *Source) owner() model.ObjectRef {

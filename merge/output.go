@@ -2,10 +2,12 @@ package merge
 
 import (
 	"fmt"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/naming"
@@ -62,6 +64,46 @@ func OutputConfigMapName(registry, entry string) string {
 // ConfigMap: the API server refuses an ownerReference without a UID.
 func OutputConfigMap(src Source, doc []byte, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics, error) {
 	return outputConfigMap(src, string(doc), hash, maxBytes)
+}
+
+// Render renders the output ConfigMap of the result for src, as ForRegistry
+// does (see OutputConfigMap): the document as compact JSON and a newline,
+// with meta.last_updated as r.Registry holds it, the content hash r.Hash,
+// GeneratedByLabel set to opts.GeneratedBy, and the size limit
+// opts.MaxOutputBytes. A caller of Incremental renders with it when the sync
+// decision says to write, having stamped r.Registry.LastUpdated with the time
+// of the write. It is an error when the merge produced no registry (an Error
+// diagnostic stopped it), for an owner without a UID, and for an
+// opts.GeneratedBy that is not a valid label value.
+func (r *Result) Render(src Source, opts Options) (*corev1.ConfigMap, model.Diagnostics, error) {
+	if err := checkGeneratedBy(opts); err != nil {
+		return nil, nil, err
+	}
+	if r == nil || r.Registry == nil {
+		return nil, nil, fmt.Errorf("output ConfigMap of entry %q: the merge produced no registry to render", src.Entry)
+	}
+	// One allocation of the exact size (WriteTo grows the builder, which
+	// does not zero it, and String does not copy it).
+	var doc strings.Builder
+	_, _ = r.Registry.WriteTo(&doc)
+	doc.WriteByte('\n')
+	cm, ds, err := outputConfigMap(src, doc.String(), r.Hash, opts.MaxOutputBytes)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.GeneratedBy != "" {
+		cm.Labels[GeneratedByLabel] = opts.GeneratedBy
+	}
+	return cm, ds, nil
+}
+
+// checkGeneratedBy refuses an Options.GeneratedBy that cannot be a label
+// value.
+func checkGeneratedBy(opts Options) error {
+	if errs := validation.IsValidLabelValue(opts.GeneratedBy); len(errs) > 0 {
+		return fmt.Errorf("merge options: GeneratedBy %q is not a valid label value: %s", opts.GeneratedBy, strings.Join(errs, "; "))
+	}
+	return nil
 }
 
 func outputConfigMap(src Source, doc string, hash string, maxBytes int) (*corev1.ConfigMap, model.Diagnostics, error) {

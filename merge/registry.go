@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -206,8 +205,8 @@ func quoteCapped(s string, n int) string {
 // Options.GeneratedBy that is not a valid label value; everything about the
 // data is a diagnostic on the MCPRegistry or a ConfigMap.
 func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.ConfigMap, opts Options) (Result, error) {
-	if errs := validation.IsValidLabelValue(opts.GeneratedBy); len(errs) > 0 {
-		return Result{}, fmt.Errorf("merge options: GeneratedBy %q is not a valid label value: %s", opts.GeneratedBy, strings.Join(errs, "; "))
+	if err := checkGeneratedBy(opts); err != nil {
+		return Result{}, err
 	}
 	i, err := ConfigMapEntry(reg, entry)
 	if err != nil {
@@ -222,7 +221,7 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	if !ok {
 		return Result{Diagnostics: ds}, nil
 	}
-	res, doc := merge(src, configMaps, opts, true)
+	res := Merge(src, configMaps, opts)
 	// What SourcesFor says of the other entries (not mergeable here) is
 	// about the same MCPRegistry: report it with the merge.
 	_, all := SourcesFor(reg)
@@ -231,11 +230,8 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 		res.Diagnostics.Sort()
 	}
 	if res.Registry != nil && reg.UID != "" {
-		cm, ds, err := outputConfigMap(src, doc, res.Hash, opts.MaxOutputBytes)
+		cm, ds, err := res.Render(src, opts)
 		if err == nil {
-			if opts.GeneratedBy != "" {
-				cm.Labels[GeneratedByLabel] = opts.GeneratedBy
-			}
 			res.ConfigMap = cm
 			if len(ds) > 0 {
 				res.Diagnostics = append(res.Diagnostics, ds...)

@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"bytes"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -91,24 +90,11 @@ func (em *entryMerge) result(cms []*corev1.ConfigMap) merge.Result {
 }
 
 // render is the output ConfigMap of a result, as merge.ForRegistry renders
-// it: the compact document stamped with now, the content hash and the
-// controller labels. It also returns the diagnostics of rendering (an
-// OutputTooLarge error when the document does not fit in a ConfigMap).
+// it, stamped with now, and the diagnostics of rendering (an OutputTooLarge
+// error when the document does not fit in a ConfigMap).
 func render(src merge.Source, res *merge.Result, now string, opts merge.Options) (*corev1.ConfigMap, model.Diagnostics, error) {
 	// Result.Registry is this Result's own value (its servers are shared
 	// with later Results and are not modified), so stamping it is safe.
 	res.Registry.LastUpdated = now
-	var doc bytes.Buffer
-	if _, err := res.Registry.WriteTo(&doc); err != nil {
-		return nil, nil, err
-	}
-	doc.WriteByte('\n')
-	cm, ds, err := merge.OutputConfigMap(src, doc.Bytes(), res.Hash, opts.MaxOutputBytes)
-	if err != nil {
-		return nil, nil, err
-	}
-	if opts.GeneratedBy != "" {
-		cm.Labels[merge.GeneratedByLabel] = opts.GeneratedBy
-	}
-	return cm, ds, nil
+	return res.Render(src, opts)
 }
