@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -178,35 +179,82 @@ func sortByName(built []builtEntry) []int32 {
 			lcp = j
 		}
 	}
-	type nameKey struct {
-		p   [2]uint64 // 16 bytes of the name after lcp, big-endian, zero-padded
-		len int
-		at  int32
-	}
 	keys := make([]nameKey, len(built))
 	for i := range built {
 		rest := built[i].name[lcp:]
-		k := nameKey{len: len(rest), at: int32(i)}
+		k := nameKey{len: int32(min(len(rest), math.MaxInt32)), at: int32(i)}
 		k.p[0] = prefix8(rest)
 		if len(rest) > 8 {
 			k.p[1] = prefix8(rest[8:])
 		}
 		keys[i] = k
 	}
-	slices.SortFunc(keys, func(a, b nameKey) int {
-		if c := cmp.Or(cmp.Compare(a.p[0], b.p[0]), cmp.Compare(a.p[1], b.p[1])); c != 0 {
-			return c
+	keys = radixSortKeys(keys)
+	// Keys of equal sixteen bytes are in position order; names longer than
+	// sixteen bytes, or of different lengths, are told apart by the names
+	// themselves (stable: equal names, which unique names never are, keep
+	// position order).
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].p == keys[i].p {
+			j++
 		}
-		if a.len > 16 || a.len != b.len {
-			if c := strings.Compare(built[a.at].name, built[b.at].name); c != 0 {
-				return c
-			}
+		if run := keys[i:j]; len(run) > 1 && slices.ContainsFunc(run, func(k nameKey) bool { return k.len > 16 || k.len != run[0].len }) {
+			slices.SortStableFunc(run, func(a, b nameKey) int { return strings.Compare(built[a.at].name, built[b.at].name) })
 		}
-		return cmp.Compare(a.at, b.at)
-	})
+		i = j
+	}
 	order := make([]int32, len(keys))
 	for i, k := range keys {
 		order[i] = k.at
 	}
 	return order
+}
+
+// nameKey is the sort key of a name: the sixteen bytes after the prefix all
+// names share (big-endian, zero-padded), their length, and the name's
+// position.
+type nameKey struct {
+	p   [2]uint64
+	len int32
+	at  int32
+}
+
+// radixSortKeys sorts keys by p, stably (keys of equal p stay in the order
+// given), a byte at a time from the last: sixteen passes of counting, each
+// linear, where a comparison sort of n keys makes about n·log2(n) calls to a
+// comparison function. A byte that is the same in every key (the padding of
+// short names, say) costs its counting only. It may return the scratch
+// buffer instead of keys.
+func radixSortKeys(keys []nameKey) []nameKey {
+	if len(keys) < 64 {
+		slices.SortStableFunc(keys, func(a, b nameKey) int {
+			return cmp.Or(cmp.Compare(a.p[0], b.p[0]), cmp.Compare(a.p[1], b.p[1]))
+		})
+		return keys
+	}
+	tmp := make([]nameKey, len(keys))
+	// Bytes 0..7 of p[1] are passes 0..7 (least significant first), then
+	// those of p[0].
+	for pass := range 16 {
+		word, shift := 1-pass/8, uint(8*(pass%8))
+		var count [256]int
+		for i := range keys {
+			count[byte(keys[i].p[word]>>shift)]++
+		}
+		if count[byte(keys[0].p[word]>>shift)] == len(keys) {
+			continue // one value: the order stands
+		}
+		at := 0
+		for b := range count {
+			at, count[b] = at+count[b], at
+		}
+		for _, k := range keys {
+			d := byte(k.p[word] >> shift)
+			tmp[count[d]] = k
+			count[d]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
 }

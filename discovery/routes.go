@@ -209,6 +209,19 @@ type routeWalker struct {
 	// refs is the block the routes' references in candidates are carved
 	// from (see keepRef).
 	refs []model.ObjectRef
+	// epType and epPath are the last remote type endpointPath looked up and
+	// its path (epSet: there is one).
+	epType, epPath string
+	epSet          bool
+}
+
+// endpointPath is Options.EndpointPaths[remoteType], looked up once per run
+// of rules of one remote type rather than once per rule.
+func (w *routeWalker) endpointPath(remoteType string) string {
+	if !w.epSet || remoteType != w.epType {
+		w.epType, w.epPath, w.epSet = remoteType, w.cfg.opts.EndpointPaths[remoteType], true
+	}
+	return w.epPath
 }
 
 // keepRef returns a copy of ref that outlives the walk, carved from a block
@@ -574,7 +587,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
 		}
 		urls, rds := attach().RuleURLs(i, urlbuild.RuleOptions{
-			EndpointPath: w.cfg.opts.EndpointPaths[c.res.remoteType],
+			EndpointPath: w.endpointPath(c.res.remoteType),
 			Backend:      c.backend,
 			Transport:    c.res.remoteType,
 		})
