@@ -419,6 +419,7 @@ type loserTree struct {
 // treeHead is the key of a list's first entry, with the filter's verdict
 // on it; done when the list is empty.
 type treeHead struct {
+	key        nameKey
 	name, ver  string
 	pass, done bool
 }
@@ -473,7 +474,7 @@ func (t *loserTree) setHead(j int) {
 		return
 	}
 	e := t.runs[j][0]
-	t.heads[j] = treeHead{name: e.orig, ver: e.ver, pass: e.pass}
+	t.heads[j] = treeHead{key: keyOf(e.orig), name: e.orig, ver: e.ver, pass: e.pass}
 }
 
 // less orders lists by their heads as compareEntries does, an empty list
@@ -486,7 +487,7 @@ func (t *loserTree) less(a, b int) bool {
 		}
 		return a < b
 	}
-	if c := strings.Compare(x.name, y.name); c != 0 {
+	if c := compareNames(x.key, y.key, x.name, y.name); c != 0 {
 		return c < 0
 	}
 	if c := strings.Compare(x.ver, y.ver); c != 0 {

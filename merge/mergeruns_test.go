@@ -3,6 +3,7 @@ package merge
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -42,6 +43,29 @@ func TestMergeRunsProperty(t *testing.T) {
 				t.Fatalf("entry %d: got %q %q (pos %d), want %q %q (pos %d)",
 					i, got[i].orig, got[i].ver, got[i].pos, want[i].orig, want[i].ver, want[i].pos)
 			}
+		}
+	})
+}
+
+// TestCompareNamesProperty checks that comparing names by their keys first
+// orders them as strings.Compare does, for any bytes (NULs, which the
+// keys' padding uses, included) and lengths around the keys' 16 bytes.
+func TestCompareNamesProperty(t *testing.T) {
+	piece := rapid.SampledFrom([]string{"", "\x00", "a", "b", "io.github.", "x/y", "\xff", "0123456789abcdef"})
+	name := rapid.Custom(func(t *rapid.T) string {
+		var s string
+		for range rapid.IntRange(0, 5).Draw(t, "pieces") {
+			s += piece.Draw(t, "piece")
+		}
+		return s
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := name.Draw(t, "a"), name.Draw(t, "b")
+		if rapid.Bool().Draw(t, "sharePrefix") {
+			b = a + b
+		}
+		if got, want := compareNames(keyOf(a), keyOf(b), a, b), strings.Compare(a, b); got != want {
+			t.Fatalf("compareNames(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})
 }

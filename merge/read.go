@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -68,6 +69,9 @@ type entry struct {
 	pos  int    // its position among the entries model.Parse returned
 	orig string // the name it was read with
 	ver  string // its version
+	// key is the start of orig as numbers (see nameKey), so that sorting
+	// compares two integers for most pairs instead of the names' bytes.
+	key nameKey
 	// field is its path in the ConfigMap; "" until needed.
 	field string
 	// urls are the entry's remote URLs, read with the rest of the entry
@@ -93,6 +97,30 @@ type entry struct {
 // output for entries whose names and versions are unique.
 func compareEntries(a, b *entry) int {
 	return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver))
+}
+
+// nameKey is the first 16 bytes of a name as two big-endian numbers, zeros
+// past its end. Names whose keys differ compare as their keys do: at the
+// first byte where the keys differ either both names have that byte, or
+// the shorter name ends there and is a prefix of the longer. Only names
+// whose keys are equal need their bytes compared.
+type nameKey struct{ hi, lo uint64 }
+
+func keyOf(name string) nameKey {
+	var b [16]byte
+	copy(b[:], name)
+	return nameKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
+}
+
+// compareNames is strings.Compare(a, b) for the names of keys ka and kb.
+func compareNames(ka, kb nameKey, a, b string) int {
+	if ka.hi != kb.hi {
+		return cmp.Compare(ka.hi, kb.hi)
+	}
+	if ka.lo != kb.lo {
+		return cmp.Compare(ka.lo, kb.lo)
+	}
+	return strings.Compare(a, b)
 }
 
 // read parses one selected ConfigMap into a part. It reads only the
@@ -169,7 +197,8 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			p.skip(reason)
 			continue
 		}
-		slab = append(slab, entry{s: s, part: p, pos: pos, orig: s.Name(), ver: s.Version()})
+		name := s.Name()
+		slab = append(slab, entry{s: s, part: p, pos: pos, orig: name, ver: s.Version(), key: keyOf(name)})
 	}
 	p.entries = make([]*entry, len(slab))
 	for i := range slab {
@@ -201,11 +230,11 @@ func (p *part) dedupe(versions bool) {
 	es := p.entries
 	if versions {
 		slices.SortFunc(es, func(a, b *entry) int {
-			return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
+			return cmp.Or(compareNames(a.key, b.key, a.orig, b.orig), strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
 		})
 	} else {
 		slices.SortFunc(es, func(a, b *entry) int {
-			return cmp.Or(strings.Compare(a.orig, b.orig), cmp.Compare(a.pos, b.pos))
+			return cmp.Or(compareNames(a.key, b.key, a.orig, b.orig), cmp.Compare(a.pos, b.pos))
 		})
 	}
 	out := es[:0]

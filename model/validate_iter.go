@@ -129,7 +129,11 @@ func (v *validator) next(it *members) bool {
 	var vend int
 	plain := false
 	if j < len(raw) && raw[j] == '"' {
-		vend, plain = stringEnd(raw, j)
+		if vend = asciiEnd(raw, j); vend > 0 {
+			plain = true
+		} else {
+			vend, plain = stringEnd(raw, j)
+		}
 	} else {
 		vend = v.index.skipAt(raw, j, it.off)
 	}
@@ -296,7 +300,11 @@ func (v *validator) nextElement(it *elements) bool {
 	var vend int
 	it.plain = false
 	if i < len(raw) && raw[i] == '"' {
-		vend, it.plain = stringEnd(raw, i)
+		if vend = asciiEnd(raw, i); vend > 0 {
+			it.plain = true
+		} else {
+			vend, it.plain = stringEnd(raw, i)
+		}
 	} else {
 		vend = v.index.skipAt(raw, i, it.off)
 	}
@@ -373,10 +381,31 @@ const (
 	lanesSlash = '\\' * lanesLo
 )
 
+// asciiEnd returns the index just past the string literal starting at
+// raw[i] == '"' when its contents are plain ASCII and a word of eight
+// bytes within raw holds its closing quote, else -1. One word test finds
+// the first quote, backslash or byte beyond ASCII: the "has zero byte"
+// identity (lowest set bit exact) for the first two, the high bit itself
+// for the last.
+func asciiEnd(raw []byte, i int) int {
+	for j := i + 1; j+8 <= len(raw); j += 8 {
+		w := binary.LittleEndian.Uint64(raw[j:])
+		if m := (((w ^ lanesQuote) - lanesLo) | ((w ^ lanesSlash) - lanesLo) | w) & lanesHi; m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			if raw[j] != '"' {
+				return -1
+			}
+			return j + 1
+		}
+	}
+	return -1
+}
+
 // stringEnd returns the index just past the string literal starting at
 // raw[i] == '"', as skipStr does, and whether its contents are plain ASCII:
 // no escapes and no byte beyond 0x7f, so that they are the decoded string.
-// It looks at eight bytes at a time.
+// It looks at eight bytes at a time. Callers try asciiEnd first, which
+// settles the common literal without a call.
 func stringEnd(raw []byte, i int) (end int, ascii bool) {
 	j := i + 1
 	var high uint64 // the top bits of the bytes before j

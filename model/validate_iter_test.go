@@ -127,3 +127,26 @@ func TestKeyHashIsPositionFree(t *testing.T) {
 		}
 	})
 }
+
+// TestASCIIEndAgreesWithStringEnd checks the fast path of the iterators:
+// where asciiEnd settles a literal, stringEnd ends it at the same byte and
+// finds it plain ASCII; and asciiEnd settles every plain literal whose
+// closing quote has a word of text from it on.
+func TestASCIIEndAgreesWithStringEnd(t *testing.T) {
+	piece := rapid.SampledFrom([]string{"a", "Z", " ", "~", "\x7f", "\"", `\`, `\"`, `\\`, `\u00e9`,
+		"\x80", "\xc3\xa9", "\xff", "abcdefgh", "{", "]", ","})
+	rapid.Check(t, func(t *rapid.T) {
+		raw := []byte{'"'}
+		for range rapid.IntRange(0, 24).Draw(t, "pieces") {
+			raw = append(raw, piece.Draw(t, "piece")...)
+		}
+		end, ascii := stringEnd(raw, 0)
+		got := asciiEnd(raw, 0)
+		if got > 0 && (got != end || !ascii) {
+			t.Fatalf("asciiEnd(%q) = %d; stringEnd = %d, ascii %v", raw, got, end, ascii)
+		}
+		if got < 0 && end > 0 && ascii && end-1+8 <= len(raw) {
+			t.Fatalf("asciiEnd(%q) = -1; stringEnd = %d, ascii", raw, end)
+		}
+	})
+}

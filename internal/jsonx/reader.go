@@ -146,7 +146,10 @@ func (r *Reader) NextMember() bool {
 		return false
 	}
 	start := r.pos
-	end, esc, text := scanString(r.data, start)
+	end, esc, text := plainEnd(r.data, start), false, false
+	if end < 0 {
+		end, esc, text = scanString(r.data, start)
+	}
 	if end < 0 {
 		r.fail()
 		return false
@@ -456,6 +459,41 @@ func scanString(data []byte, i int) (end int, escaped, text bool) {
 	}
 }
 
+// plainEnd returns the index just past the string literal starting at
+// data[i] == '"' when its contents are printable ASCII without escapes, as
+// nearly every key and value of registry data is. It returns -1 for any
+// other literal, which scanString then reads: one with an escape, a byte of
+// 0x80 or more or a control character, or one too near the end of the text
+// for a word to hold its closing quote. Small enough to be inlined into the
+// scanners' loops, it spares the common string a call.
+// One word test finds the first quote, backslash, control character or
+// byte beyond ASCII: the "has zero byte" identity (whose lowest set bit is
+// exact) for the first three, the high bit itself for the last.
+func plainEnd(data []byte, i int) int {
+	for j := i + 1; j+8 <= len(data); j += 8 {
+		w := binary.LittleEndian.Uint64(data[j:])
+		if m := (((w ^ wsQ) - lo7) | ((w ^ wsBS) - lo7) | (w - wsCC) | w) & hi7; m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			if data[j] != '"' {
+				return -1
+			}
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// notInteger reports whether a number literal has a fraction or an
+// exponent: bytes.ContainsAny(num, ".eE") without its call and set.
+func notInteger(num []byte) bool {
+	for _, c := range num {
+		if c == '.' || c|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
@@ -561,7 +599,11 @@ value:
 		}
 		goto value
 	case '"':
-		i, _, _ = scanString(data, i)
+		if end := plainEnd(data, i); end > 0 {
+			i = end
+		} else {
+			i, _, _ = scanString(data, i)
+		}
 	case 't':
 		i = scanLiteral(data, i, "true")
 	case 'f':
@@ -619,7 +661,9 @@ key:
 	if i >= n || data[i] != '"' {
 		return -1, -1
 	}
-	if i, _, _ = scanString(data, i); i < 0 {
+	if end := plainEnd(data, i); end > 0 {
+		i = end
+	} else if i, _, _ = scanString(data, i); i < 0 {
 		return -1, -1
 	}
 	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
@@ -689,9 +733,13 @@ value:
 		}
 		goto value
 	case '"':
-		var text bool
-		i, _, text = scanString(data, i)
-		idx.Text = idx.Text || text
+		if end := plainEnd(data, i); end > 0 {
+			i = end
+		} else {
+			var text bool
+			i, _, text = scanString(data, i)
+			idx.Text = idx.Text || text
+		}
 	case 't':
 		i = scanLiteral(data, i, "true")
 	case 'f':
@@ -701,7 +749,7 @@ value:
 	default:
 		start := i
 		i = scanNumber(data, i)
-		if i-start > 15 || i > start && bytes.ContainsAny(data[start:i], ".eE") {
+		if i-start > 15 || i > start && notInteger(data[start:i]) {
 			idx.Inexact = true
 			if i-start > 308 || bytes.ContainsAny(data[start:i], "eE") {
 				idx.BigNumbers = true
@@ -762,11 +810,15 @@ key:
 	if i >= n || data[i] != '"' {
 		return -1, -1
 	}
-	var text bool
-	if i, _, text = scanString(data, i); i < 0 {
-		return -1, -1
+	if end := plainEnd(data, i); end > 0 {
+		i = end
+	} else {
+		var text bool
+		if i, _, text = scanString(data, i); i < 0 {
+			return -1, -1
+		}
+		idx.Text = idx.Text || text
 	}
-	idx.Text = idx.Text || text
 	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
 		lastSpace = i
 		i++

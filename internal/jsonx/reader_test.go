@@ -555,3 +555,45 @@ func TestAppendCompactMatchesJSONCompact(t *testing.T) {
 		}
 	})
 }
+
+// stringBodies draws string literals (opening quote first) with the bytes a
+// string scanner must tell apart, around the eight-byte words it reads,
+// with or without more text after them.
+func stringBodies() *rapid.Generator[[]byte] {
+	piece := rapid.SampledFrom([]string{"a", "Z", "0", " ", "~", "\x7f", "\"", `\`, `\"`, `\u00e9`, `\ud800`,
+		"\x00", "\x1f", "\x80", "\xc3\xa9", "\xff", "abcdefgh", "{", "]"})
+	return rapid.Custom(func(t *rapid.T) []byte {
+		b := []byte{'"'}
+		for range rapid.IntRange(0, 24).Draw(t, "pieces") {
+			b = append(b, piece.Draw(t, "piece")...)
+		}
+		return b
+	})
+}
+
+// TestPlainEndAgreesWithScanString checks the fast path of the string
+// scanners: where plainEnd settles a literal, scanString ends it at the
+// same byte with no escape, and its contents are printable ASCII (so that
+// Index.Text may stay unset); and plainEnd settles every such literal whose
+// closing quote has a word of text from it on.
+func TestPlainEndAgreesWithScanString(t *testing.T) {
+	printable := func(b []byte) bool {
+		for _, c := range b {
+			if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+				return false
+			}
+		}
+		return true
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		data := stringBodies().Draw(t, "data")
+		end, esc, _ := scanString(data, 0)
+		got := plainEnd(data, 0)
+		if got > 0 && (got != end || esc || !printable(data[1:got-1])) {
+			t.Fatalf("plainEnd(%q) = %d; scanString = %d, escaped %v", data, got, end, esc)
+		}
+		if got < 0 && end > 0 && printable(data[1:end-1]) && end-1+8 <= len(data) {
+			t.Fatalf("plainEnd(%q) = -1; scanString = %d, printable", data, end)
+		}
+	})
+}
