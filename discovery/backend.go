@@ -9,8 +9,8 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
+	"github.com/mcpreg/mcpreg/internal/urlbuild"
 	"github.com/mcpreg/mcpreg/model"
-	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
 // objectKey is the namespace and name of a namespaced object.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/internal/dnsname"
+	"github.com/mcpreg/mcpreg/internal/urlbuild"
 	"github.com/mcpreg/mcpreg/model"
-	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
 // routeExports is Method 2: annotated HTTPRoutes, followed per rule
@@ -209,6 +209,10 @@ type routeWalker struct {
 	// refs is the block the routes' references in candidates are carved
 	// from (see keepRef).
 	refs []model.ObjectRef
+	// att and urls are reused from route to route and from rule to rule:
+	// nothing of them is kept but the URL strings.
+	att  urlbuild.Attachment
+	urls []urlbuild.URL
 	// epType and epPath are the last remote type endpointPath looked up and
 	// its path (epSet: there is one).
 	epType, epPath string
@@ -540,7 +544,8 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 	var att *urlbuild.Attachment
 	attach := func() *urlbuild.Attachment {
 		if att == nil {
-			att = w.gateways.Attach(route)
+			att = &w.att
+			w.gateways.AttachInto(att, route)
 			if report {
 				ds = append(ds, att.Diagnostics...)
 			}
@@ -586,11 +591,13 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 				"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
 				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
 		}
-		urls, rds := attach().RuleURLs(i, urlbuild.RuleOptions{
+		a := attach()
+		urls, rds := a.AppendRuleURLs(w.urls[:0], a.Origins, i, urlbuild.RuleOptions{
 			EndpointPath: w.endpointPath(c.res.remoteType),
 			Backend:      c.backend,
 			Transport:    c.res.remoteType,
 		})
+		w.urls = urls
 		if ruleReport {
 			ds = append(ds, rds...)
 		}

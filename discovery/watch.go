@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
+	"github.com/mcpreg/mcpreg/internal/urlbuild"
 	"github.com/mcpreg/mcpreg/model"
-	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
 // AffectedBy is the watch mapping for one object, as

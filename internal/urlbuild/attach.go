@@ -104,9 +104,19 @@ type Attachment struct {
 // each listener (see the package documentation for the rules). A nil route
 // gives an empty Attachment.
 func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
-	a := &Attachment{route: route, ix: ix}
+	a := new(Attachment)
+	ix.AttachInto(a, route)
+	return a
+}
+
+// AttachInto is [Index.Attach] writing into a, which it first resets: what
+// a held is replaced, and the memory of its Diagnostics is reused. A caller
+// resolving many routes one after another, that keeps nothing of an
+// Attachment past the next route, needs one Attachment for all of them.
+func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
+	*a = Attachment{route: route, ix: ix, Diagnostics: a.Diagnostics[:0]}
 	if route == nil {
-		return a
+		return
 	}
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	if len(route.Spec.ParentRefs) == 0 {
@@ -115,7 +125,7 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 			msg += fmt.Sprintf(" (useDefaultGateways %q is not supported: default Gateways are not resolved)", route.Spec.UseDefaultGateways)
 		}
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonParentNotFound, a.Route, "spec.parentRefs", "%s", model.Text(msg)))
-		return a
+		return
 	}
 	var sc *attachScratch
 	if ix != nil {
@@ -146,7 +156,6 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 	if ix != nil {
 		ix.scratch.Put(sc)
 	}
-	return a
 }
 
 // attachScratch is the scratch space of one Attach: hostname intersections

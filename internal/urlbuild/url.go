@@ -86,29 +86,34 @@ func RouteURLs(ix *Index, route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions
 // keeps the provenance that sorts first (Gateway, listener, parentRef index,
 // match index).
 func (a *Attachment) RuleURLs(ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
-	return a.appendRuleURLs(nil, ruleIndex, opts)
+	if a == nil {
+		return nil, nil
+	}
+	return a.AppendRuleURLs(nil, a.Origins, ruleIndex, opts)
 }
 
-// appendRuleURLs is [Attachment.RuleURLs] appending the URLs to dst (which
-// it sorts and deduplicates only in the part it appends). It returns dst
-// unchanged when the rule has no URL.
-func (a *Attachment) appendRuleURLs(dst []URL, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
+// AppendRuleURLs is [Attachment.RuleURLs] for the given origins (a.Origins,
+// or a copy of them), appending the URLs to dst, which it sorts and
+// deduplicates only in the part it appends. It returns dst unchanged when
+// the rule has no URL. A caller that keeps nothing of the URLs but their
+// strings can pass the same dst, emptied, for every rule.
+func (a *Attachment) AppendRuleURLs(dst []URL, origins []Origin, ruleIndex int, opts RuleOptions) ([]URL, model.Diagnostics) {
 	if a == nil || a.route == nil {
 		return dst, nil
 	}
 	var pbuf [4]RulePath
 	paths, ds, rewrite := appendRulePaths(pbuf[:0], a.route, ruleIndex, opts)
-	if len(a.Origins) == 0 || len(paths) == 0 {
+	if len(origins) == 0 || len(paths) == 0 {
 		return dst, ds
 	}
 	start := len(dst)
 	if dst == nil {
-		dst = make([]URL, 0, len(a.Origins)*len(paths))
+		dst = make([]URL, 0, len(origins)*len(paths))
 	}
 	var chk urlCheck
 	checking := a.initURLCheck(&chk, ruleIndex, opts, rewrite)
 	var buf [128]byte
-	for _, o := range a.Origins {
+	for _, o := range origins {
 		base := o.appendTo(buf[:0])
 		for _, p := range paths {
 			path := p.Path

@@ -19,7 +19,7 @@ import (
 // goldenDir holds one directory per case: manifests (HTTPRoutes, Gateways,
 // Namespaces), a README line saying what the case shows, an optional
 // endpoint-path.txt, and want.txt.
-const goldenDir = "../testdata/urlbuild"
+const goldenDir = "../../testdata/urlbuild"
 
 // TestGolden renders, for every HTTPRoute of every case, its origins, the
 // URLs of each rule (base paths, and with endpoint-path.txt the paths that

@@ -7,26 +7,43 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/mcpreg/mcpreg/internal/golden"
 )
 
-// TestAttachReuse: Attach reuses its scratch space from route to route, and
-// appendRuleURLs appends to a slice it is given. Attaching every route of
-// every golden case twice, one after another, and appending URLs to one
-// reused slice, give what the first Attach and RuleURLs give for each route:
-// nothing of a previous route leaks into the next.
+// TestAttachReuse: Attach reuses its scratch space from route to route,
+// AttachInto reuses the Attachment it is given, and AppendRuleURLs appends
+// to a slice it is given. Attaching every route of every golden case twice,
+// one after another, the second time into one Attachment for all routes, and
+// appending URLs to one reused slice, give what the first Attach and
+// RuleURLs give for each route: nothing of a previous route leaks into the
+// next.
 func TestAttachReuse(t *testing.T) {
 	var buf []URL
+	var shared Attachment
 	for _, dir := range golden.Cases(t, goldenDir) {
 		objs := golden.LoadObjects(t, dir)
-		ix := NewIndex(objs.Gateways, objs.Namespaces)
-		first := make([]*Attachment, len(objs.HTTPRoutes))
-		for i, route := range objs.HTTPRoutes {
+		for _, ix := range []*Index{NewIndex(objs.Gateways, objs.Namespaces), NewIndex(objs.Gateways, objs.Namespaces, objs.HTTPRoutes...)} {
+			testAttachReuse(t, dir, ix, objs.HTTPRoutes, &shared, &buf)
+		}
+	}
+	if len(buf) == 0 {
+		t.Fatal("the golden cases gave no URL")
+	}
+}
+
+func testAttachReuse(t *testing.T, dir string, ix *Index, routes []*gwv1.HTTPRoute, shared *Attachment, bufp *[]URL) {
+	buf := *bufp
+	defer func() { *bufp = buf }()
+	{
+		first := make([]*Attachment, len(routes))
+		for i, route := range routes {
 			first[i] = ix.Attach(route)
 		}
-		for ri, route := range objs.HTTPRoutes {
-			fresh, reused := first[ri], ix.Attach(route)
+		for ri, route := range routes {
+			fresh, reused := first[ri], shared
+			ix.AttachInto(reused, route)
 			if d := cmp.Diff(fresh.Origins, reused.Origins, cmpopts.EquateEmpty()); d != "" {
 				t.Errorf("%s %s: origins (-first +again):\n%s", dir, route.Name, d)
 			}
@@ -38,24 +55,21 @@ func TestAttachReuse(t *testing.T) {
 					want, wantDs := fresh.RuleURLs(i, opts)
 					prefix := len(buf)
 					before := slices.Clone(buf)
-					got, gotDs := reused.appendRuleURLs(buf, i, opts)
+					got, gotDs := reused.AppendRuleURLs(buf, reused.Origins, i, opts)
 					if !slices.Equal(before, got[:prefix]) {
-						t.Errorf("%s %s rule %d %+v: appendRuleURLs changed what dst held", dir, route.Name, i, opts)
+						t.Errorf("%s %s rule %d %+v: AppendRuleURLs changed what dst held", dir, route.Name, i, opts)
 					}
 					if d := cmp.Diff(want, got[prefix:], cmpopts.EquateEmpty()); d != "" {
-						t.Errorf("%s %s rule %d %+v: URLs (-RuleURLs +appendRuleURLs):\n%s", dir, route.Name, i, opts, d)
+						t.Errorf("%s %s rule %d %+v: URLs (-RuleURLs +AppendRuleURLs):\n%s", dir, route.Name, i, opts, d)
 					}
 					if d := cmp.Diff(wantDs, gotDs, cmpopts.EquateEmpty()); d != "" {
-						t.Errorf("%s %s rule %d %+v: diagnostics (-RuleURLs +appendRuleURLs):\n%s", dir, route.Name, i, opts, d)
+						t.Errorf("%s %s rule %d %+v: diagnostics (-RuleURLs +AppendRuleURLs):\n%s", dir, route.Name, i, opts, d)
 					}
 					// Keep what was appended, so that later appends go after it.
 					buf = got
 				}
 			}
 		}
-	}
-	if len(buf) == 0 {
-		t.Fatal("the golden cases gave no URL")
 	}
 }
 
