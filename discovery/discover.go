@@ -221,11 +221,11 @@ type nameKey struct {
 }
 
 // radixSortKeys sorts keys by p, stably (keys of equal p stay in the order
-// given), a byte at a time from the last: sixteen passes of counting, each
-// linear, where a comparison sort of n keys makes about n·log2(n) calls to a
-// comparison function. A byte that is the same in every key (the padding of
-// short names, say) costs its counting only. It may return the scratch
-// buffer instead of keys.
+// given), a byte at a time from the last: one pass counts the bytes at each
+// of the sixteen places, then each place whose byte differs between keys
+// takes one pass that moves every key, where a comparison sort of n keys
+// makes about n·log2(n) calls to a comparison function. It may return the
+// scratch buffer instead of keys.
 func radixSortKeys(keys []nameKey) []nameKey {
 	if len(keys) < 64 {
 		slices.SortStableFunc(keys, func(a, b nameKey) int {
@@ -233,26 +233,31 @@ func radixSortKeys(keys []nameKey) []nameKey {
 		})
 		return keys
 	}
+	// Place k is byte k%8 (from the least significant) of p[1-k/8]: places
+	// 0..7 are p[1], the less significant word, and sort first.
+	var count [16][256]int32
+	for i := range keys {
+		lo, hi := keys[i].p[1], keys[i].p[0]
+		for b := range 8 {
+			count[b][byte(lo>>(8*b))]++
+			count[8+b][byte(hi>>(8*b))]++
+		}
+	}
 	tmp := make([]nameKey, len(keys))
-	// Bytes 0..7 of p[1] are passes 0..7 (least significant first), then
-	// those of p[0].
-	for pass := range 16 {
-		word, shift := 1-pass/8, uint(8*(pass%8))
-		var count [256]int
-		for i := range keys {
-			count[byte(keys[i].p[word]>>shift)]++
+	for place := range 16 {
+		word, shift := 1-place/8, uint(8*(place%8))
+		c := &count[place]
+		if c[byte(keys[0].p[word]>>shift)] == int32(len(keys)) {
+			continue // one value at this place: the order stands
 		}
-		if count[byte(keys[0].p[word]>>shift)] == len(keys) {
-			continue // one value: the order stands
-		}
-		at := 0
-		for b := range count {
-			at, count[b] = at+count[b], at
+		at := int32(0)
+		for b := range c {
+			at, c[b] = at+c[b], at
 		}
 		for _, k := range keys {
 			d := byte(k.p[word] >> shift)
-			tmp[count[d]] = k
-			count[d]++
+			tmp[c[d]] = k
+			c[d]++
 		}
 		keys, tmp = tmp, keys
 	}

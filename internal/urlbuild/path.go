@@ -63,6 +63,16 @@ func rewriteParts(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRe
 	if err := compatible(typ, mod); err != nil {
 		return "", "", err
 	}
+	return rewriteCheckedParts(path, typ, value, mod)
+}
+
+// rewriteCheckedParts is rewriteParts for a match and a path modifier
+// already read and checked (pathMatchOf, pathModifierOf, compatible), so
+// that ExternalPath need not read them twice.
+func rewriteCheckedParts(path string, typ gwv1.PathMatchType, value string, mod *gwv1.HTTPPathModifier) (head, tail string, err error) {
+	if !strings.HasPrefix(path, "/") {
+		return "", "", fmt.Errorf("request path %q is not absolute", path)
+	}
 	prefix := strings.TrimRight(value, "/")
 	switch typ {
 	case gwv1.PathMatchExact:
@@ -146,7 +156,7 @@ func ExternalPath(endpoint string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPU
 	}
 	// The cases above are exact inverses except at the root, where an empty
 	// remainder and "/" meet; checking forward keeps the promise.
-	if head, tail, err := rewriteParts(ext, match, filter); err != nil || len(head)+len(tail) != len(endpoint) ||
+	if head, tail, err := rewriteCheckedParts(ext, typ, value, mod); err != nil || len(head)+len(tail) != len(endpoint) ||
 		!strings.HasPrefix(endpoint, head) || !strings.HasSuffix(endpoint, tail) {
 		return "", fmt.Errorf("no request path reaches the endpoint path %q: the path %q reaches %q instead", endpoint, ext, head+tail)
 	}
