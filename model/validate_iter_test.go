@@ -128,10 +128,11 @@ func TestKeyHashIsPositionFree(t *testing.T) {
 	})
 }
 
-// TestASCIIEndAgreesWithStringEnd checks the fast path of the iterators:
-// where asciiEnd settles a literal, stringEnd ends it at the same byte and
-// finds it plain ASCII; and asciiEnd settles every plain literal whose
-// closing quote has a word of text from it on.
+// TestASCIIEndAgreesWithStringEnd checks the fast paths of the iterators:
+// where asciiEnd or asciiTail settles a literal, stringEnd ends it at the
+// same byte and finds it plain ASCII; asciiEnd settles every plain literal
+// whose closing quote has a word of text from it on, and the two together
+// every plain literal in a text of at least eight bytes.
 func TestASCIIEndAgreesWithStringEnd(t *testing.T) {
 	piece := rapid.SampledFrom([]string{"a", "Z", " ", "~", "\x7f", "\"", `\`, `\"`, `\\`, `\u00e9`,
 		"\x80", "\xc3\xa9", "\xff", "abcdefgh", "{", "]", ","})
@@ -147,6 +148,14 @@ func TestASCIIEndAgreesWithStringEnd(t *testing.T) {
 		}
 		if got < 0 && end > 0 && ascii && end-1+8 <= len(raw) {
 			t.Fatalf("asciiEnd(%q) = -1; stringEnd = %d, ascii", raw, end)
+		}
+		// asciiTail settles, from the tail of raw, what asciiEnd leaves.
+		tail := asciiTail(raw, 0)
+		if tail > 0 && (tail != end || !ascii) {
+			t.Fatalf("asciiTail(%q) = %d; stringEnd = %d, ascii %v", raw, tail, end, ascii)
+		}
+		if got < 0 && tail < 0 && end > 0 && ascii && len(raw) >= 8 {
+			t.Fatalf("asciiEnd and asciiTail(%q) = -1; stringEnd = %d, ascii", raw, end)
 		}
 	})
 }
