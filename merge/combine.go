@@ -474,7 +474,7 @@ func (t *loserTree) setHead(j int) {
 		return
 	}
 	e := t.runs[j][0]
-	t.heads[j] = treeHead{key: keyOf(e.orig), name: e.orig, ver: e.ver, pass: e.pass}
+	t.heads[j] = treeHead{key: e.key, name: e.orig, ver: e.ver, pass: e.pass}
 }
 
 // less orders lists by their heads as compareEntries does, an empty list

@@ -22,10 +22,11 @@ func TestMergeRunsProperty(t *testing.T) {
 			for j := range n {
 				// Few distinct keys, so that equal heads are common.
 				e := &entry{
-					orig: rapid.SampledFrom([]string{"a", "a/b", "b", "ab", "io.x/y"}).Draw(t, fmt.Sprintf("name%d_%d", i, j)),
+					orig: rapid.SampledFrom([]string{"a", "a/b", "b", "ab", "io.x/y", "io.github.team/server-1", "io.github.team/server-10", "io.github.team/server-2"}).Draw(t, fmt.Sprintf("name%d_%d", i, j)),
 					ver:  rapid.SampledFrom([]string{"", "1.0.0", "1.0.1", "2"}).Draw(t, fmt.Sprintf("ver%d_%d", i, j)),
 					pos:  len(all),
 				}
+				e.key = keyOf(e.orig)
 				run = append(run, e)
 				all = append(all, e)
 			}

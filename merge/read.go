@@ -69,8 +69,9 @@ type entry struct {
 	pos  int    // its position among the entries model.Parse returned
 	orig string // the name it was read with
 	ver  string // its version
-	// key is the start of orig as numbers (see nameKey), so that sorting
-	// compares two integers for most pairs instead of the names' bytes.
+	// key is keyOf(orig), set with orig: sorting and the loser tree
+	// compare two integers for most pairs instead of the names' bytes,
+	// which lie in the ConfigMaps' data and are seldom in the cache.
 	key nameKey
 	// field is its path in the ConfigMap; "" until needed.
 	field string
@@ -107,9 +108,21 @@ func compareEntries(a, b *entry) int {
 type nameKey struct{ hi, lo uint64 }
 
 func keyOf(name string) nameKey {
+	if len(name) >= 16 {
+		// Two loads, without the copy below (a call to memmove).
+		return nameKey{beUint64(name), beUint64(name[8:])}
+	}
 	var b [16]byte
 	copy(b[:], name)
 	return nameKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
+}
+
+// beUint64 reads the first eight bytes of s as a big-endian number, as
+// binary.BigEndian.Uint64 reads a slice.
+func beUint64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
+		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
 }
 
 // compareNames is strings.Compare(a, b) for the names of keys ka and kb.
@@ -175,8 +188,11 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			"data.%s not merged: a merge carries only data.servers", key))
 	}
 
-	// The entries of one ConfigMap take one allocation.
+	// The entries of one ConfigMap take one allocation; the remote URLs of
+	// one ConfigMap share one slice.
 	slab := make([]entry, 0, len(reg.Servers))
+	var urls []string
+	var buf []byte
 	for pos, s := range reg.Servers {
 		m.describe(s, p)
 		ok, nds := model.NormalizeWith(s, p.ref, p.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
@@ -199,26 +215,24 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		}
 		name := s.Name()
 		slab = append(slab, entry{s: s, part: p, pos: pos, orig: name, ver: s.Version(), key: keyOf(name)})
+		// What the merge needs of the entry is read now, while its bytes
+		// are in the cache, not after the entries are sorted: a duplicate
+		// dedupe drops costs this for nothing, but duplicates are rare.
+		e := &slab[len(slab)-1]
+		first := len(urls)
+		for u := range s.RemoteURLs() {
+			urls = append(urls, u)
+		}
+		e.urls = urls[first:len(urls):len(urls)]
+		buf = s.AppendJSON(buf[:0])
+		e.sum = sha256.Sum256(buf)
+		e.pass = m.filter.Match(s)
 	}
 	p.entries = make([]*entry, len(slab))
 	for i := range slab {
 		p.entries[i] = &slab[i]
 	}
 	p.dedupe(m.strategy == StrategyVersions)
-
-	// The remote URLs of one ConfigMap share one slice.
-	var urls []string
-	var buf []byte
-	for _, e := range p.entries {
-		first := len(urls)
-		for u := range e.s.RemoteURLs() {
-			urls = append(urls, u)
-		}
-		e.urls = urls[first:len(urls):len(urls)]
-		buf = e.s.AppendJSON(buf[:0])
-		e.sum = sha256.Sum256(buf)
-		e.pass = m.filter.Match(e.s)
-	}
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
 	return p
 }
