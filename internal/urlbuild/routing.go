@@ -585,6 +585,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	}
 	ix.hasRoutes = true
 	kept := dedupeRoutes(routes)
+	ix.duplicateRoutes = len(kept) < nonNil(routes)
 	// The entries and their matches are carved from two blocks, and the
 	// groups from a third: one allocation each rather than one per route.
 	// The block of matches is sized for one per route, the common case
@@ -659,6 +660,17 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	for _, g := range groups {
 		g.finish()
 	}
+}
+
+// nonNil counts the routes that are not nil.
+func nonNil(routes []*gwv1.HTTPRoute) int {
+	n := 0
+	for _, r := range routes {
+		if r != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // dedupeRoutes returns the routes without nil ones and with one route per
