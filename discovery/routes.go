@@ -80,12 +80,9 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 	var w *routeWalker
 	var out []export
 	var ds model.Diagnostics
-	// routes are the routes walked, spans[i] what routes[i] gave, hashes[i]
-	// the hash of its namespace and name.
+	// routes are the routes walked, spans[i] what routes[i] gave.
 	var routes []*gwv1.HTTPRoute
 	var spans []routeSpan
-	var hashes []uint64
-	kh := newKeyHasher()
 	for _, r := range snap.HTTPRoutes {
 		if r == nil {
 			continue
@@ -102,7 +99,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 				grants:   indexGrants(snap.ReferenceGrants),
 			}
 			n := len(snap.HTTPRoutes)
-			routes, spans, hashes, out = make([]*gwv1.HTTPRoute, 0, n), make([]routeSpan, 0, n), make([]uint64, 0, n), make([]export, 0, n)
+			routes, spans, out = make([]*gwv1.HTTPRoute, 0, n), make([]routeSpan, 0, n), make([]export, 0, n)
 		}
 		sp := routeSpan{out: [2]int{len(out), 0}, ds: [2]int{len(ds), 0}}
 		switch value {
@@ -122,9 +119,15 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 			}
 		}
 		sp.out[1], sp.ds[1] = len(out), len(ds)
-		routes, spans, hashes = append(routes, r), append(spans, sp), append(hashes, kh.hash(r.Namespace, r.Name))
+		routes, spans = append(routes, r), append(spans, sp)
 	}
-	groups := duplicateGroups(len(routes), func(i int) uint64 { return hashes[i] }, func(i, j int) bool {
+	if w != nil && w.gateways != nil && !w.gateways.DuplicateRoutes() {
+		// No two routes of the snapshot share a namespace and name, so no
+		// two of these do.
+		return out, ds
+	}
+	kh := newKeyHasher()
+	groups := duplicateGroups(len(routes), func(i int) uint64 { return kh.hash(routes[i].Namespace, routes[i].Name) }, func(i, j int) bool {
 		return routes[i].Name == routes[j].Name && routes[i].Namespace == routes[j].Namespace
 	})
 	if groups == nil {

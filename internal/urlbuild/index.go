@@ -27,6 +27,9 @@ type Index struct {
 	// hasRoutes reports whether NewIndex was given HTTPRoutes to route
 	// requests over (see routing.go).
 	hasRoutes bool
+	// duplicateRoutes reports whether two of those routes share a namespace
+	// and name (see DuplicateRoutes).
+	duplicateRoutes bool
 	// scratch holds *attachScratch values for Attach to reuse from route to
 	// route; a pool keeps an Index safe for concurrent use.
 	scratch sync.Pool
@@ -187,6 +190,14 @@ func namespaceLabels(ns *corev1.Namespace) labels.Set {
 	}
 	l[metadataNameLabel] = ns.Name
 	return l
+}
+
+// DuplicateRoutes reports whether two of the HTTPRoutes given to NewIndex
+// share a namespace and name. When they do not, no subset of them has
+// duplicates either: a caller that settles duplicates among some of the
+// routes (package discovery, among the exported ones) can skip looking.
+func (ix *Index) DuplicateRoutes() bool {
+	return ix != nil && ix.duplicateRoutes
 }
 
 // Gateway returns the indexed Gateway namespace/name, or nil.

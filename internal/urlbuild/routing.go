@@ -2,7 +2,6 @@ package urlbuild
 
 import (
 	"cmp"
-	"hash/maphash"
 	"regexp"
 	"slices"
 	"strconv"
@@ -585,44 +584,8 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		return
 	}
 	ix.hasRoutes = true
-	// One route per namespace and name: at[hash] is the index in kept of
-	// the first route with that hash of namespace and name; others with the
-	// same hash (a duplicate, or rarely a collision) are chained in next.
-	seed := maphash.MakeSeed()
-	at := make(map[uint64]int32, len(routes))
-	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
-	var next []int32
-	for _, r := range routes {
-		if r == nil {
-			continue
-		}
-		h := maphash.String(seed, r.Namespace) ^ maphash.String(seed, r.Name)*0x9e3779b97f4a7c15
-		i, ok := at[h]
-		for ok && (kept[i].Namespace != r.Namespace || kept[i].Name != r.Name) {
-			if int(i) < len(next) && next[i] >= 0 {
-				i = next[i]
-			} else {
-				ok = false
-			}
-		}
-		if ok {
-			if dedupe.Newer(r, &r.ObjectMeta, kept[i], &kept[i].ObjectMeta) {
-				kept[i] = r
-			}
-			continue
-		}
-		if first, taken := at[h]; taken {
-			// A collision: chain the new route after the first.
-			for len(next) <= len(kept) {
-				next = append(next, -1)
-			}
-			next[len(kept)] = next[first]
-			next[first] = int32(len(kept))
-		} else {
-			at[h] = int32(len(kept))
-		}
-		kept = append(kept, r)
-	}
+	kept := dedupeRoutes(routes)
+	ix.duplicateRoutes = len(kept) < nonNil(routes)
 	// The entries and their matches are carved from two blocks, and the
 	// groups from a third: one allocation each rather than one per route.
 	// The block of matches is sized for one per route, the common case
@@ -697,6 +660,60 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	for _, g := range groups {
 		g.finish()
 	}
+}
+
+// nonNil counts the routes that are not nil.
+func nonNil(routes []*gwv1.HTTPRoute) int {
+	n := 0
+	for _, r := range routes {
+		if r != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// dedupeRoutes returns the routes without nil ones and with one route per
+// namespace and name: where several share them, the one a pass in input
+// order keeps (the first, replaced by each later one dedupe.Newer prefers to
+// it), in the place of the first. The duplicates are found by sorting
+// hashes (dedupe.Groups), which reads memory in order, rather than by a
+// hash table probed at random once per route. The routes given are not
+// changed.
+func dedupeRoutes(routes []*gwv1.HTTPRoute) []*gwv1.HTTPRoute {
+	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
+	for _, r := range routes {
+		if r != nil {
+			kept = append(kept, r)
+		}
+	}
+	h := dedupe.NewHasher()
+	groups := dedupe.Groups(len(kept), func(i int) uint64 { return h.Hash(kept[i].Namespace, kept[i].Name) }, func(i, j int) bool {
+		return kept[i].Namespace == kept[j].Namespace && kept[i].Name == kept[j].Name
+	})
+	if groups == nil {
+		return kept
+	}
+	drop := make([]bool, len(kept))
+	for _, g := range groups {
+		keep := g[0]
+		for _, i := range g[1:] {
+			if dedupe.Newer(kept[i], &kept[i].ObjectMeta, kept[keep], &kept[keep].ObjectMeta) {
+				keep = i
+			}
+			drop[i] = true
+		}
+		kept[g[0]] = kept[keep]
+	}
+	n := 0
+	for i, r := range kept {
+		if !drop[i] {
+			kept[n] = r
+			n++
+		}
+	}
+	clear(kept[n:])
+	return kept[:n]
 }
 
 // filing is a route filed on a listener under a hostname, in its routing
