@@ -98,8 +98,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 				services: indexServices(snap.Services, ix),
 				grants:   indexGrants(snap.ReferenceGrants),
 			}
-			n := len(snap.HTTPRoutes)
-			routes, spans, out = make([]*gwv1.HTTPRoute, 0, n), make([]routeSpan, 0, n), make([]export, 0, n)
+			out = make([]export, 0, len(snap.HTTPRoutes))
 		}
 		sp := routeSpan{out: [2]int{len(out), 0}, ds: [2]int{len(ds), 0}}
 		switch value {
@@ -118,8 +117,13 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 					AnnotationExport, abbreviate(value)))
 			}
 		}
-		sp.out[1], sp.ds[1] = len(out), len(ds)
-		routes, spans = append(routes, r), append(spans, sp)
+		if w.gateways == nil || w.gateways.DuplicateRoutes() {
+			// Kept to drop what duplicates gave; not needed once the route
+			// index says no two routes of the snapshot share a namespace and
+			// name.
+			sp.out[1], sp.ds[1] = len(out), len(ds)
+			routes, spans = append(routes, r), append(spans, sp)
+		}
 	}
 	if w != nil && w.gateways != nil && !w.gateways.DuplicateRoutes() {
 		// No two routes of the snapshot share a namespace and name, so no
