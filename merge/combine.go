@@ -208,6 +208,7 @@ func (m *merger) setParts(parts []*part) {
 		m.fail = slices.DeleteFunc(m.fail, inPlace)
 	}
 	for _, p := range added {
+		p.heads = nil // only reindex reads them
 		m.index(p)
 		pass, fail := p.split()
 		m.pass = insertSorted(m.pass, pass)
@@ -224,11 +225,17 @@ func (m *merger) setParts(parts []*part) {
 // name is stored in the index once, with all its holders, and the kept and
 // removed lists come out of the same pass.
 func (m *merger) reindex(parts []*part) {
-	runs := make([][]*entry, len(parts))
+	runs := make([][]treeHead, len(parts))
 	n := 0
 	for i, p := range parts {
 		p.idx = i
-		runs[i] = p.entries
+		runs[i] = p.heads
+		if len(p.heads) != len(p.entries) {
+			runs[i] = headsOf(p.entries)
+		}
+		// The heads serve this one merge of the lists; a part kept for
+		// an Incremental merge does not keep them.
+		p.heads = nil
 		n += len(p.entries)
 	}
 	m.parts, m.total = parts, n
@@ -245,7 +252,7 @@ func (m *merger) reindex(parts []*part) {
 		name := key.name
 		h := holders{n: 1, one: e}
 		m.keep(e, key.pass)
-		for t.left > 0 && t.heads[t.winner].name == name {
+		for t.left > 0 && t.heads[t.winner].key == key.key && t.heads[t.winner].name == name {
 			e, key := t.next()
 			h.add(e)
 			m.keep(e, key.pass)
@@ -384,7 +391,11 @@ func insertSorted(dst, add []*entry) []*entry {
 // mergeRuns merges sorted lists into one, keeping lists earlier in runs
 // first among equal entries.
 func mergeRuns(runs [][]*entry) []*entry {
-	t := newLoserTree(runs)
+	heads := make([][]treeHead, len(runs))
+	for i, r := range runs {
+		heads[i] = headsOf(r)
+	}
+	t := newLoserTree(heads)
 	if t.left == 0 {
 		return nil
 	}
@@ -408,7 +419,7 @@ func mergeRuns(runs [][]*entry) []*entry {
 // plays from leaf k+j, so the tree has the shape of a binary heap for any
 // k.
 type loserTree struct {
-	runs   [][]*entry
+	runs   [][]treeHead
 	heads  []treeHead
 	loser  []int
 	winner int
@@ -416,17 +427,29 @@ type loserTree struct {
 	left int
 }
 
-// treeHead is the key of a list's first entry, with the filter's verdict
-// on it; done when the list is empty.
+// treeHead is an entry of a list with its key and the filter's verdict on
+// it: the tree reads the lists' heads from these, one after the other in
+// memory, instead of from the entries, which lie in the order they were
+// read. done marks an empty list.
 type treeHead struct {
+	e          *entry
 	key        nameKey
 	name, ver  string
 	pass, done bool
 }
 
+// headsOf returns the tree's records of a sorted list of entries.
+func headsOf(entries []*entry) []treeHead {
+	hs := make([]treeHead, len(entries))
+	for i, e := range entries {
+		hs[i] = treeHead{e: e, key: e.key, name: e.orig, ver: e.ver, pass: e.pass}
+	}
+	return hs
+}
+
 // newLoserTree starts merging runs; empty lists take no part.
-func newLoserTree(runs [][]*entry) *loserTree {
-	live := make([][]*entry, 0, len(runs))
+func newLoserTree(runs [][]treeHead) *loserTree {
+	live := make([][]treeHead, 0, len(runs))
 	n := 0
 	for _, r := range runs {
 		if len(r) > 0 {
@@ -461,10 +484,10 @@ func newLoserTree(runs [][]*entry) *loserTree {
 // called when left is 0.
 func (t *loserTree) next() (*entry, treeHead) {
 	w := t.winner
-	e, key := t.runs[w][0], t.heads[w]
+	key := t.heads[w]
 	t.advance(w)
 	t.left--
-	return e, key
+	return key.e, key
 }
 
 // setHead reads the key of list j's first entry.
@@ -473,8 +496,7 @@ func (t *loserTree) setHead(j int) {
 		t.heads[j] = treeHead{done: true}
 		return
 	}
-	e := t.runs[j][0]
-	t.heads[j] = treeHead{key: e.key, name: e.orig, ver: e.ver, pass: e.pass}
+	t.heads[j] = t.runs[j][0]
 }
 
 // less orders lists by their heads as compareEntries does, an empty list

@@ -36,6 +36,9 @@ type part struct {
 	// order read; sorting pointers moves 8 bytes where an entry is many
 	// times that.
 	entries []*entry
+	// heads are the loser tree's records of entries, until the merge
+	// that reads the part has used them.
+	heads []treeHead
 	// ds are the diagnostics of reading, sorted.
 	ds model.Diagnostics
 	// idx is the part's position in merge order, set by the merge.
@@ -233,6 +236,9 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		p.entries[i] = &slab[i]
 	}
 	p.dedupe(m.strategy == StrategyVersions)
+	// The records the merge of the sorted lists reads, made while the
+	// entries are in the cache.
+	p.heads = headsOf(p.entries)
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
 	return p
 }
