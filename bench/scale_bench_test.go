@@ -53,6 +53,13 @@ var scaleRuns = []scaleRun{
 	{"toolhive", func(d *scaleData) (any, error) { return toolhiveMerge(d) }},
 	{"json.Valid", func(d *scaleData) (any, error) { return nil, validFloor(d) }},
 	{"goccy.Valid", func(d *scaleData) (any, error) { return nil, validFast(d) }},
+	// (a) with the ConfigMaps read on GOMAXPROCS goroutines
+	// (Options.Parallel, as mcpreg merge reads them): on more than one core,
+	// against the one-core floors.
+	{"mcpreg.parallel", func(d *scaleData) (any, error) {
+		res, doc, err := mcpregMergeWith(d, readParallel)
+		return []any{res, doc}, err
+	}},
 }
 
 func BenchmarkScaleMerge(b *testing.B) {
@@ -179,5 +186,8 @@ func TestScaleReport(t *testing.T) {
 	}
 	fmt.Fprintf(&sb, "\nratios of time/op: a/b = %.2f (mcpreg %.1f× faster than ToolHive's way), a/c = %.2f (of json.Valid), a/d = %.2f (of goccy/go-json's Valid)\n", a/bb, bb/a, a/c, a/dd)
 	fmt.Fprintf(&sb, "ratios of CPU/op:  a/b = %.2f (%.1f×), a/c = %.2f, a/d = %.2f\n", ac/bc, bc/ac, ac/cc, ac/dc)
+	p, pc := med(rows[4].ns), med(rows[4].cpu)
+	fmt.Fprintf(&sb, "mcpreg.parallel (%d cores) against the one-core floors: time/op a/c = %.2f, a/d = %.2f; CPU/op a/c = %.2f, a/d = %.2f\n",
+		runtime.GOMAXPROCS(0), p/c, p/dd, pc/cc, pc/dc)
 	t.Log("\n" + sb.String())
 }

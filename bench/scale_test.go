@@ -98,7 +98,12 @@ var scaleSets = map[string]func() *scaleData{
 // MCPRegistry — merge.ForRegistry over the ConfigMap snapshot — and the
 // document it writes, the data of the output ConfigMap.
 func mcpregMerge(d *scaleData) (merge.Result, string, error) {
-	res, err := merge.ForRegistry(d.registry, "teams", d.cms, merge.Options{LastUpdated: scaleNow})
+	return mcpregMergeWith(d, nil)
+}
+
+// mcpregMergeWith is mcpregMerge with Options.Parallel set to parallel.
+func mcpregMergeWith(d *scaleData, parallel func(n int, read func(i int))) (merge.Result, string, error) {
+	res, err := merge.ForRegistry(d.registry, "teams", d.cms, merge.Options{LastUpdated: scaleNow, Parallel: parallel})
 	if err != nil {
 		return res, "", err
 	}

@@ -131,6 +131,8 @@ func (v *validator) next(it *members) bool {
 	if j < len(raw) && raw[j] == '"' {
 		if vend = asciiEnd(raw, j); vend > 0 {
 			plain = true
+		} else if vend = asciiTail(raw, j); vend > 0 {
+			plain = true
 		} else {
 			vend, plain = stringEnd(raw, j)
 		}
@@ -302,6 +304,8 @@ func (v *validator) nextElement(it *elements) bool {
 	if i < len(raw) && raw[i] == '"' {
 		if vend = asciiEnd(raw, i); vend > 0 {
 			it.plain = true
+		} else if vend = asciiTail(raw, i); vend > 0 {
+			it.plain = true
 		} else {
 			vend, it.plain = stringEnd(raw, i)
 		}
@@ -395,6 +399,32 @@ func asciiEnd(raw []byte, i int) int {
 			if raw[j] != '"' {
 				return -1
 			}
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// asciiTail is asciiEnd for a literal whose closing quote lies in the last
+// eight bytes of raw, as the last value of every object and array does: the
+// last word of raw, shifted past the bytes already looked at, holds it.
+// Shifting fills with zero bytes, which none of the tests takes for a quote,
+// a backslash or a byte beyond ASCII.
+func asciiTail(raw []byte, i int) int {
+	j := i + 1
+	for ; j+8 <= len(raw); j += 8 {
+		w := binary.LittleEndian.Uint64(raw[j:])
+		if (((w^lanesQuote)-lanesLo)|((w^lanesSlash)-lanesLo)|w)&lanesHi != 0 {
+			return -1 // asciiEnd looked here
+		}
+	}
+	if j >= len(raw) || len(raw) < 8 {
+		return -1
+	}
+	w := binary.LittleEndian.Uint64(raw[len(raw)-8:]) >> (8 * uint(j+8-len(raw)))
+	if m := (((w ^ lanesQuote) - lanesLo) | ((w ^ lanesSlash) - lanesLo) | w) & lanesHi; m != 0 {
+		j += bits.TrailingZeros64(m) >> 3
+		if raw[j] == '"' {
 			return j + 1
 		}
 	}

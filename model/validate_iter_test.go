@@ -128,10 +128,29 @@ func TestKeyHashIsPositionFree(t *testing.T) {
 	})
 }
 
-// TestASCIIEndAgreesWithStringEnd checks the fast path of the iterators:
-// where asciiEnd settles a literal, stringEnd ends it at the same byte and
-// finds it plain ASCII; and asciiEnd settles every plain literal whose
-// closing quote has a word of text from it on.
+// checkASCIIEnd checks the fast paths of the iterators on the literal
+// starting at raw[0]: where asciiEnd or asciiTail settles it, stringEnd ends
+// it at the same byte and finds it plain ASCII; asciiEnd settles every plain
+// literal whose closing quote has a word of text from it on, and the two
+// together every plain literal in a text of at least eight bytes.
+func checkASCIIEnd(t interface{ Fatalf(string, ...any) }, raw []byte) {
+	end, ascii := stringEnd(raw, 0)
+	got := asciiEnd(raw, 0)
+	if got > 0 && (got != end || !ascii) {
+		t.Fatalf("asciiEnd(%q) = %d; stringEnd = %d, ascii %v", raw, got, end, ascii)
+	}
+	if got < 0 && end > 0 && ascii && end-1+8 <= len(raw) {
+		t.Fatalf("asciiEnd(%q) = -1; stringEnd = %d, ascii", raw, end)
+	}
+	tail := asciiTail(raw, 0)
+	if tail > 0 && (tail != end || !ascii) {
+		t.Fatalf("asciiTail(%q) = %d; stringEnd = %d, ascii %v", raw, tail, end, ascii)
+	}
+	if got < 0 && tail < 0 && end > 0 && ascii && len(raw) >= 8 {
+		t.Fatalf("asciiEnd and asciiTail(%q) = -1; stringEnd = %d, ascii", raw, end)
+	}
+}
+
 func TestASCIIEndAgreesWithStringEnd(t *testing.T) {
 	piece := rapid.SampledFrom([]string{"a", "Z", " ", "~", "\x7f", "\"", `\`, `\"`, `\\`, `\u00e9`,
 		"\x80", "\xc3\xa9", "\xff", "abcdefgh", "{", "]", ","})
@@ -140,13 +159,17 @@ func TestASCIIEndAgreesWithStringEnd(t *testing.T) {
 		for range rapid.IntRange(0, 24).Draw(t, "pieces") {
 			raw = append(raw, piece.Draw(t, "piece")...)
 		}
-		end, ascii := stringEnd(raw, 0)
-		got := asciiEnd(raw, 0)
-		if got > 0 && (got != end || !ascii) {
-			t.Fatalf("asciiEnd(%q) = %d; stringEnd = %d, ascii %v", raw, got, end, ascii)
-		}
-		if got < 0 && end > 0 && ascii && end-1+8 <= len(raw) {
-			t.Fatalf("asciiEnd(%q) = -1; stringEnd = %d, ascii", raw, end)
-		}
+		checkASCIIEnd(t, raw)
 	})
+}
+
+// FuzzASCIIEnd is checkASCIIEnd over any bytes after an opening quote. The
+// iterators read text that passed json.Valid, so control characters do not
+// occur there; stringEnd passes them over as any other byte, and so must
+// the fast paths.
+func FuzzASCIIEnd(f *testing.F) {
+	for _, s := range []string{`abc"}`, `abcdefgh"]`, `abcdefghijk"`, `a\"b"}`, "caf\xc3\xa9\"]"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkASCIIEnd(t, append([]byte{'"'}, b...)) })
 }

@@ -571,12 +571,12 @@ func stringBodies() *rapid.Generator[[]byte] {
 	})
 }
 
-// TestPlainEndAgreesWithScanString checks the fast path of the string
-// scanners: where plainEnd settles a literal, scanString ends it at the
+// checkPlainEnd checks the fast path of the string scanners on the literal
+// starting at data[0]: where plainEnd settles it, scanString ends it at the
 // same byte with no escape, and its contents are printable ASCII (so that
 // Index.Text may stay unset); and plainEnd settles every such literal whose
 // closing quote has a word of text from it on.
-func TestPlainEndAgreesWithScanString(t *testing.T) {
+func checkPlainEnd(t interface{ Fatalf(string, ...any) }, data []byte) {
 	printable := func(b []byte) bool {
 		for _, c := range b {
 			if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
@@ -585,15 +585,24 @@ func TestPlainEndAgreesWithScanString(t *testing.T) {
 		}
 		return true
 	}
-	rapid.Check(t, func(t *rapid.T) {
-		data := stringBodies().Draw(t, "data")
-		end, esc, _ := scanString(data, 0)
-		got := plainEnd(data, 0)
-		if got > 0 && (got != end || esc || !printable(data[1:got-1])) {
-			t.Fatalf("plainEnd(%q) = %d; scanString = %d, escaped %v", data, got, end, esc)
-		}
-		if got < 0 && end > 0 && printable(data[1:end-1]) && end-1+8 <= len(data) {
-			t.Fatalf("plainEnd(%q) = -1; scanString = %d, printable", data, end)
-		}
-	})
+	end, esc, _ := scanString(data, 0)
+	got := plainEnd(data, 0)
+	if got > 0 && (got != end || esc || !printable(data[1:got-1])) {
+		t.Fatalf("plainEnd(%q) = %d; scanString = %d, escaped %v", data, got, end, esc)
+	}
+	if got < 0 && end > 0 && printable(data[1:end-1]) && end-1+8 <= len(data) {
+		t.Fatalf("plainEnd(%q) = -1; scanString = %d, printable", data, end)
+	}
+}
+
+func TestPlainEndAgreesWithScanString(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { checkPlainEnd(t, stringBodies().Draw(t, "data")) })
+}
+
+// FuzzPlainEnd is checkPlainEnd over any bytes after an opening quote.
+func FuzzPlainEnd(f *testing.F) {
+	for _, s := range []string{`abc"`, `abcdefgh"ijklmnop`, `a\"b"        `, "caf\xc3\xa9\"        ", "tab\t\"        "} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkPlainEnd(t, append([]byte{'"'}, b...)) })
 }
