@@ -584,8 +584,60 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		return
 	}
 	ix.hasRoutes = true
-	kept := dedupeRoutes(routes)
-	ix.duplicateRoutes = len(kept) < nonNil(routes)
+	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
+	for _, r := range routes {
+		if r != nil {
+			kept = append(kept, r)
+		}
+	}
+	// Duplicates (two routes of one namespace and name), which are rare,
+	// are looked for with hashes taken while each route is filed, its memory
+	// at hand, rather than in a pass of their own; when there are some, the
+	// routes are filed again, one per namespace and name (dedupeRoutes).
+	h := dedupe.NewHasher()
+	hashes := make([]uint64, len(kept))
+	// mark tells the listeners a route is already attached to (several
+	// parentRefs may select one listener) without a search; it keeps
+	// counting when the routes are filed again.
+	mark := 0
+	filings := ix.fileRoutes(kept, &mark, func(i int, r *gwv1.HTTPRoute) { hashes[i] = h.Hash(r.Namespace, r.Name) })
+	groups := dedupe.Groups(len(kept), func(i int) uint64 { return hashes[i] }, func(i, j int) bool {
+		return kept[i].Namespace == kept[j].Namespace && kept[i].Name == kept[j].Name
+	})
+	if groups != nil {
+		ix.duplicateRoutes = true
+		for i := range filings {
+			filings[i].l.filed = [2]int{}
+		}
+		filings = ix.fileRoutes(dedupeRoutes(kept), &mark, nil)
+	}
+	var blocks groupBlocks
+	var groupsToFinish []*routeGroup
+	for i := range filings {
+		f := &filings[i]
+		l := f.l
+		m := &l.routing
+		if f.vhost {
+			m = &l.vhosts
+		}
+		if *m == nil {
+			*m = make(map[string]*routeGroup, l.filed[boolRank(f.vhost)])
+		}
+		groupsToFinish = fileUnder(groupsToFinish, &blocks, l, *m, f.key, f.e)
+	}
+	for _, g := range groupsToFinish {
+		g.finish()
+	}
+}
+
+// fileRoutes works out where each route goes: the listeners it attaches
+// to, as Attach does (the parentRef selects the listener, the listener
+// carries HTTP and admits the route, the route status accepts the
+// parentRef), and the route hostnames each files it under. It counts the
+// filings per listener (listenerEntry.filed) so that the maps can be made at
+// their final size, and calls each, when not nil, with every route and its
+// position while the route's memory is at hand.
+func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *gwv1.HTTPRoute)) []filing {
 	// The entries and their matches are carved from two blocks, and the
 	// groups from a third: one allocation each rather than one per route.
 	// The block of matches is sized for one per route, the common case
@@ -594,21 +646,17 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	// are.
 	entries := make([]routeEntry, len(kept))
 	matches := make([]matchEntry, 0, len(kept))
-	var blocks groupBlocks
-	var groups []*routeGroup
 	var keys, hostnames []string
-	// The routes are filed in two steps: first where, counting per
-	// listener, then into maps made at their final size.
 	filings := make([]filing, 0, len(kept)+len(kept)/4)
-	// mark tells the listeners a route is already attached to (several
-	// parentRefs may select one listener) without a search.
-	mark := 0
 	for ri, r := range kept {
+		if each != nil {
+			each(ri, r)
+		}
 		e := &entries[ri]
 		matches = e.init(r, matches)
 		routeNS := routeNamespace{ix: ix, name: r.Namespace}
 		hostnames = appendRouteHostnames(hostnames[:0], r.Spec.Hostnames)
-		mark++
+		*mark++
 		for _, ref := range r.Spec.ParentRefs {
 			key := parentKeyOf(ref, r.Namespace)
 			if key.group != GatewayGroup || key.kind != KindGateway {
@@ -622,14 +670,14 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 				l := &g.listeners[li]
 				// A listener whose port, protocol and hostname another one
 				// (first by name) has receives no requests: it gets no routes.
-				if !l.selectable(key) || l.mark == mark || !l.receives || !l.admits(r.Namespace, g.namespace, &routeNS) {
+				if !l.selectable(key) || l.mark == *mark || !l.receives || !l.admits(r.Namespace, g.namespace, &routeNS) {
 					continue
 				}
 				keys = routeHostKeys(keys[:0], hostnames, l.hostname)
 				if len(keys) == 0 {
 					continue
 				}
-				l.mark = mark
+				l.mark = *mark
 				for _, k := range keys {
 					filings = append(filings, filing{l: l, e: e, key: k})
 				}
@@ -645,32 +693,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 			}
 		}
 	}
-	for i := range filings {
-		f := &filings[i]
-		l := f.l
-		m := &l.routing
-		if f.vhost {
-			m = &l.vhosts
-		}
-		if *m == nil {
-			*m = make(map[string]*routeGroup, l.filed[boolRank(f.vhost)])
-		}
-		groups = fileUnder(groups, &blocks, l, *m, f.key, f.e)
-	}
-	for _, g := range groups {
-		g.finish()
-	}
-}
-
-// nonNil counts the routes that are not nil.
-func nonNil(routes []*gwv1.HTTPRoute) int {
-	n := 0
-	for _, r := range routes {
-		if r != nil {
-			n++
-		}
-	}
-	return n
+	return filings
 }
 
 // dedupeRoutes returns the routes without nil ones and with one route per
