@@ -105,12 +105,8 @@ func checkGeneratedName(name string) string {
 		slash := strings.IndexByte(name, '/')
 		ok := slash > 0 && slash < len(name)-1
 		for i := 0; ok && i < len(name); i++ {
-			c := name[i]
-			switch {
-			case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '.', c == '-':
-			case c == '/' && i == slash, c == '_' && i > slash:
-			default:
-				ok = false
+			if c := name[i]; !dnsNameBytes[c] {
+				ok = c == '/' && i == slash || c == '_' && i > slash
 			}
 		}
 		if ok {
@@ -120,6 +116,16 @@ func checkGeneratedName(name string) string {
 	invalid, _ := model.CheckName(name)
 	return invalid
 }
+
+// dnsNameBytes marks the bytes of a lower-case DNS name: letters, digits,
+// "." and "-". It is computed once and only read.
+var dnsNameBytes = func() (t [256]bool) {
+	for c := range t {
+		b := byte(c)
+		t[c] = 'a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '.' || b == '-'
+	}
+	return t
+}()
 
 // strictNameProblem is model.CheckName's report on the official registry's
 // stricter rule (each side of "/" at least 2 characters, alphanumeric at both

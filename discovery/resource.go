@@ -205,14 +205,13 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	// pointers into it stay valid): one allocation instead of one each.
 	slab := make([]resource, 0, len(snap.MCPServers)+len(snap.MCPRemoteProxies)+len(snap.VirtualMCPServers)+len(snap.MCPServerEntries))
 	add := func(kind string, meta *metav1.ObjectMeta, remoteType string, obj any) *resource {
-		slab = append(slab, resource{
-			ref:        model.Ref(kind, meta),
-			uid:        meta.UID,
-			meta:       meta,
-			remoteType: remoteType,
-			obj:        obj,
-		})
+		// Written in place, field by field: the slab is zeroed, and copying a
+		// whole resource in costs a bulk write barrier while the collector
+		// runs.
+		slab = slab[:len(slab)+1]
 		r := &slab[len(slab)-1]
+		r.ref = model.Ref(kind, meta)
+		r.uid, r.meta, r.remoteType, r.obj = meta.UID, meta, remoteType, obj
 		r.slabAt = len(slab) - 1
 		r.readAnnotations(meta.Annotations)
 		r.selected = cfg.inNamespace(meta.Namespace) && cfg.selector.Matches(labels.Set(meta.Labels))
