@@ -138,9 +138,12 @@ func Discover(snap Snapshot, opts Options) Result {
 			slices.SortFunc(rs, compareRefs)
 		}
 		i := rank[k]
-		entries[i] = Entry{Name: b.name, Server: b.server, Resources: rs, Remotes: dr.remotes}
+		// Written field by field into the zeroed slice: copying a whole
+		// Entry in costs a bulk write barrier while the collector runs.
+		e := &entries[i]
+		e.Name, e.Server, e.Resources, e.Remotes = b.name, b.server, rs, dr.remotes
 		if dr.source != nil {
-			entries[i].SourceEntry = dr.source.Name()
+			e.SourceEntry = dr.source.Name()
 		}
 		servers[i] = b.server
 	}

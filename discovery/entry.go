@@ -80,8 +80,13 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		meta, d := readMetadata(m.res)
 		ds = append(ds, d...)
 		r0 := len(remoteSlab)
+		// Remotes and drafts are written into their slabs in place (the slabs
+		// are zeroed and never outgrown): building each value and copying it
+		// in costs a bulk write barrier while the collector runs.
 		for _, c := range m.urls {
-			remoteSlab = append(remoteSlab, Remote{Type: m.res.remoteType, URL: c.url, Resource: m.res.ref, Via: *c.via})
+			remoteSlab = remoteSlab[:len(remoteSlab)+1]
+			r := &remoteSlab[len(remoteSlab)-1]
+			r.Type, r.URL, r.Resource, r.Via = m.res.remoteType, c.url, m.res.ref, *c.via
 		}
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _ := cfg.source.match(m.res)
@@ -95,8 +100,9 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 			}
 		}
 		primaries[i] = m.res
-		slab = append(slab, draft{resources: primaries[i : i+1 : i+1], primaryRef: m.res.ref, source: src, meta: meta, remotes: remotes})
+		slab = slab[:len(slab)+1]
 		dr := &slab[len(slab)-1]
+		dr.resources, dr.primaryRef, dr.source, dr.meta, dr.remotes = primaries[i:i+1:i+1], m.res.ref, src, meta, remotes
 		switch {
 		case meta.name != "":
 			dr.name, dr.nameField = meta.name, annotationField(AnnotationName)
