@@ -1,7 +1,6 @@
 package discovery
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -224,45 +223,74 @@ type nameKey struct {
 }
 
 // radixSortKeys sorts keys by p, stably (keys of equal p stay in the order
-// given), a byte at a time from the last: one pass counts the bytes at each
-// of the sixteen places, then each place whose byte differs between keys
-// takes one pass that moves every key, where a comparison sort of n keys
-// makes about n·log2(n) calls to a comparison function. It may return the
-// scratch buffer instead of keys.
+// given): most significant byte first, each of the sixteen bytes splitting a
+// run of keys into the runs of its 256 values with a pass that counts and
+// one that moves, and runs of at most 32 keys finished by insertion. A
+// comparison sort of n keys makes about n·log2(n) calls to a comparison
+// function; here each key is moved once per byte that tells it apart from
+// more than 32 others, and no byte is looked at twice. It uses a scratch
+// buffer as long as keys.
 func radixSortKeys(keys []nameKey) []nameKey {
-	if len(keys) < 64 {
-		slices.SortStableFunc(keys, func(a, b nameKey) int {
-			return cmp.Or(cmp.Compare(a.p[0], b.p[0]), cmp.Compare(a.p[1], b.p[1]))
-		})
-		return keys
-	}
-	// Place k is byte k%8 (from the least significant) of p[1-k/8]: places
-	// 0..7 are p[1], the less significant word, and sort first.
-	var count [16][256]int32
-	for i := range keys {
-		lo, hi := keys[i].p[1], keys[i].p[0]
-		for b := range 8 {
-			count[b][byte(lo>>(8*b))]++
-			count[8+b][byte(hi>>(8*b))]++
-		}
-	}
 	tmp := make([]nameKey, len(keys))
-	for place := range 16 {
-		word, shift := 1-place/8, uint(8*(place%8))
-		c := &count[place]
-		if c[byte(keys[0].p[word]>>shift)] == int32(len(keys)) {
-			continue // one value at this place: the order stands
-		}
-		at := int32(0)
-		for b := range c {
-			at, c[b] = at+c[b], at
-		}
-		for _, k := range keys {
-			d := byte(k.p[word] >> shift)
-			tmp[c[d]] = k
-			c[d]++
-		}
-		keys, tmp = tmp, keys
-	}
+	msdSortKeys(keys, tmp, 0)
 	return keys
+}
+
+// msdSortKeys sorts keys by p from byte d (0 the most significant of p[0],
+// 15 the least significant of p[1]), which the keys' earlier bytes all
+// share; tmp is scratch space of the same length. The recursion is at most
+// sixteen deep, and each level reads each key at most once.
+func msdSortKeys(keys, tmp []nameKey, d int) {
+	for len(keys) > 32 && d < 16 {
+		var count [256]int32
+		for i := range keys {
+			count[keyByte(&keys[i], d)]++
+		}
+		if count[keyByte(&keys[0], d)] == int32(len(keys)) {
+			d++ // one value at this byte: on to the next
+			continue
+		}
+		var at [256]int32
+		sum := int32(0)
+		for b, c := range count {
+			at[b], sum = sum, sum+c
+		}
+		for i := range keys {
+			b := keyByte(&keys[i], d)
+			tmp[at[b]] = keys[i]
+			at[b]++
+		}
+		copy(keys, tmp)
+		start := int32(0)
+		for _, c := range count {
+			if c > 1 {
+				msdSortKeys(keys[start:start+c], tmp[start:start+c], d+1)
+			}
+			start += c
+		}
+		return
+	}
+	// Insertion, stable: a key moves before those it is strictly less than.
+	for i := 1; i < len(keys); i++ {
+		k := keys[i]
+		j := i
+		for j > 0 && lessKey(&k, &keys[j-1]) {
+			keys[j] = keys[j-1]
+			j--
+		}
+		keys[j] = k
+	}
+}
+
+// keyByte is byte d of k.p, from the most significant byte of p[0].
+func keyByte(k *nameKey, d int) byte {
+	if d < 8 {
+		return byte(k.p[0] >> (56 - 8*d))
+	}
+	return byte(k.p[1] >> (56 - 8*(d-8)))
+}
+
+// lessKey orders keys by p.
+func lessKey(a, b *nameKey) bool {
+	return a.p[0] < b.p[0] || a.p[0] == b.p[0] && a.p[1] < b.p[1]
 }

@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -36,4 +37,16 @@ func TestSortByName(t *testing.T) {
 			t.Fatalf("order %v, want %v", got, want)
 		}
 	})
+}
+
+// BenchmarkSortByName sorts the names of BenchmarkDiscoverRoutes's 10,000
+// entries.
+func BenchmarkSortByName(b *testing.B) {
+	built := make([]builtEntry, 10_000)
+	for i := range built {
+		built[i].name = fmt.Sprintf("dev.stacklok.toolhive/team-%d.server-%d", i%100, i)
+	}
+	for b.Loop() {
+		sortByName(built)
+	}
 }
