@@ -11,7 +11,6 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
-	"github.com/mcpreg/mcpreg/internal/dnsname"
 	"github.com/mcpreg/mcpreg/internal/urlbuild"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -487,23 +486,34 @@ var plainPathBytes = func() (t [256]bool) {
 // plainAuthority reports whether a is host[:port] with a lower-case host
 // name (not an address: some label has a letter, "-" or "_") that
 // dnsname.Valid accepts and a port from 1 to 65535: what checkHost accepts,
-// in the common case, without allocating.
+// in the common case, without allocating. The host is read once: its labels
+// are checked as dnsname.Valid does (1 to 63 bytes of letters, digits, "-"
+// and "_", a letter or digit at both ends, 253 bytes at most) with upper
+// case left to the full check.
 func plainAuthority(a string) bool {
 	host, port, hasPort := strings.Cut(a, ":")
-	if !dnsname.Valid(host) {
+	if host == "" || len(host) > 253 {
 		return false
 	}
 	// named: some byte is not a digit or a dot (else the host is an
 	// address, or reads as one); last: where the last label starts.
 	named, last := false, 0
-	for i := 0; i < len(host); i++ {
+	for i := 0; i <= len(host); i++ {
+		if i == len(host) || host[i] == '.' {
+			if n := i - last; n == 0 || n > 63 || !lowerAlnum(host[last]) || !lowerAlnum(host[i-1]) {
+				return false
+			}
+			if i < len(host) {
+				last = i + 1
+			}
+			continue
+		}
 		switch c := host[i]; {
-		case 'A' <= c && c <= 'Z':
-			return false
-		case c == '.':
-			last = i + 1
-		case c < '0' || c > '9':
+		case 'a' <= c && c <= 'z', c == '-', c == '_':
 			named = true
+		case '0' <= c && c <= '9':
+		default:
+			return false
 		}
 	}
 	if !named {
@@ -531,6 +541,9 @@ func plainAuthority(a string) bool {
 	}
 	return n >= 1 && n <= 65535
 }
+
+// lowerAlnum reports whether c is a lower-case letter or a digit.
+func lowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
 // walk is Method 2 for one exported route: it appends the route's exports
 // to out and returns its diagnostics.

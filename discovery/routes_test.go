@@ -13,6 +13,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	gwv1beta1 "sigs.k8s.io/gateway-api/apis/v1beta1"
 
+	"github.com/mcpreg/mcpreg/internal/dnsname"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
@@ -191,6 +192,74 @@ func TestCheckRouteURL(t *testing.T) {
 			t.Fatalf("%q: checkRouteURL %q %v %v, CheckURL %q %v %v", u, gotU, gotI, gotErr, wantU, wantI, wantErr)
 		}
 	})
+}
+
+// TestPlainAuthority: plainAuthority, which reads the host once, agrees with
+// the way it was written before (dnsname.Valid, then its own checks) on
+// authorities built from bytes and labels that sit on every edge of the
+// rules.
+func TestPlainAuthority(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		label := rapid.StringMatching(`[a-zA-Z0-9_.-]{0,5}|0x[0-9]{0,2}|[0-9]{1,3}`)
+		parts := rapid.SliceOfN(label, 1, 4).Draw(t, "labels")
+		if rapid.IntRange(0, 20).Draw(t, "long") == 0 {
+			parts = append(parts, strings.Repeat(rapid.SampledFrom([]string{"a", "1", "-"}).Draw(t, "fill"), rapid.IntRange(60, 260).Draw(t, "n")))
+		}
+		a := strings.Join(parts, rapid.SampledFrom([]string{".", "", ".."}).Draw(t, "sep"))
+		a += rapid.SampledFrom([]string{"", ":8443", ":0", ":80", ":443", ":65535", ":65536", ":", ":x1", ":08", ":123456"}).Draw(t, "port")
+		if got, want := plainAuthority(a), plainAuthorityReference(a); got != want {
+			t.Fatalf("plainAuthority(%q) = %v, the reference says %v", a, got, want)
+		}
+	})
+}
+
+// plainAuthorityReference is plainAuthority as it was before it read the
+// host in one pass: it reports whether a is host[:port] with a lower-case host
+// name (not an address: some label has a letter, "-" or "_") that
+// dnsname.Valid accepts and a port from 1 to 65535: what checkHost accepts,
+// in the common case, without allocating.
+func plainAuthorityReference(a string) bool {
+	host, port, hasPort := strings.Cut(a, ":")
+	if !dnsname.Valid(host) {
+		return false
+	}
+	// named: some byte is not a digit or a dot (else the host is an
+	// address, or reads as one); last: where the last label starts.
+	named, last := false, 0
+	for i := 0; i < len(host); i++ {
+		switch c := host[i]; {
+		case 'A' <= c && c <= 'Z':
+			return false
+		case c == '.':
+			last = i + 1
+		case c < '0' || c > '9':
+			named = true
+		}
+	}
+	if !named {
+		return false
+	}
+	// A last label of digits or "0x…" makes the host an IPv4 address to a
+	// browser; the full check judges it.
+	if l := host[last:]; strings.HasPrefix(l, "0x") || strings.Trim(l, "0123456789") == "" {
+		return false
+	}
+	if !hasPort {
+		return true
+	}
+	// Leading zeros and default ports are normalised by the full check.
+	if port == "" || len(port) > 5 || port[0] == '0' || port == "80" || port == "443" {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		c := port[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n >= 1 && n <= 65535
 }
 
 // TestRouteDiagnosticsNameTheRoute: every diagnostic of a route names it,
