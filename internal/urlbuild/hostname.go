@@ -144,15 +144,18 @@ func ValidHostname(h string) bool {
 	if h == "" || len(h) > 253 {
 		return false
 	}
-	for label := range strings.SplitSeq(h, ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+	// One pass over h: start is where the current label starts.
+	start := 0
+	for i := 0; i <= len(h); i++ {
+		if i == len(h) || h[i] == '.' {
+			if n := i - start; n == 0 || n > 63 || h[start] == '-' || h[i-1] == '-' {
 				return false
 			}
+			start = i + 1
+			continue
+		}
+		if c := h[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
 		}
 	}
 	return true

@@ -2,9 +2,11 @@ package urlbuild
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 )
 
 func sp(s string) *string { return &s }
@@ -181,4 +183,41 @@ func TestSplitHostnames(t *testing.T) {
 	if diff := cmp.Diff([]string{"*.a.com", "*.c.com"}, wild); diff != "" {
 		t.Error(diff)
 	}
+}
+
+// TestValidHostnameOnePass: ValidHostname, which reads the name once,
+// agrees with the way it was written before (label by label) on names made
+// of labels that sit on every edge of the rule, 63 and 253 bytes included.
+func TestValidHostnameOnePass(t *testing.T) {
+	reference := func(h string) bool {
+		if h == "" || len(h) > 253 {
+			return false
+		}
+		for label := range strings.SplitSeq(h, ".") {
+			if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+				return false
+			}
+			for i := 0; i < len(label); i++ {
+				if c := label[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		label := rapid.OneOf(rapid.StringMatching(`[a-z0-9A-Z_*-]{0,4}`),
+			rapid.Custom(func(t *rapid.T) string { return strings.Repeat("a", rapid.IntRange(60, 66).Draw(t, "n")) }))
+		labels := rapid.SliceOfN(label, 1, 6).Draw(t, "labels")
+		if rapid.IntRange(0, 10).Draw(t, "long") == 0 {
+			for len(strings.Join(labels, ".")) < 250 {
+				labels = append(labels, strings.Repeat("b", 60))
+			}
+			labels = append(labels, rapid.SampledFrom([]string{"c", "cc", "ccc", "cccc"}).Draw(t, "tail"))
+		}
+		h := strings.Join(labels, rapid.SampledFrom([]string{".", ".."}).Draw(t, "sep"))
+		if got, want := ValidHostname(h), reference(h); got != want {
+			t.Fatalf("ValidHostname(%q) = %v, the reference says %v", h, got, want)
+		}
+	})
 }
