@@ -292,15 +292,44 @@ func PlainQuotedLen(s string) (int, bool) {
 	return 0, false
 }
 
-// isPlain reports whether s needs no escaping at all.
+// isPlain reports whether s needs no escaping at all. Discovery quotes
+// every name, description and URL it writes, so it tests eight bytes at a
+// time: '"' and '&' differ only in bit 2, '<' and '>' only in bit 1, so
+// setting that bit folds each pair into one lane comparison. A lane that
+// borrows in a subtraction only flags lanes above a real hit, so any flag
+// is a real one.
 func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if hasUnplain(w) {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
 			return false
 		}
 	}
 	return true
+}
+
+// Lanes of isPlain's word test.
+const (
+	quoteAmpLanes = '&' * lo7 // '"' | 0x04 == '&'
+	angleLanes    = '>' * lo7 // '<' | 0x02 == '>'
+	bitTwoLanes   = 0x04 * lo7
+	bitOneLanes   = 0x02 * lo7
+)
+
+// hasUnplain reports whether a word of eight bytes holds one isPlain
+// refuses: a control byte, '"', '\\', '<', '>', '&' or a byte of 0x80 or more.
+func hasUnplain(w uint64) bool {
+	qa := (w | bitTwoLanes) ^ quoteAmpLanes
+	an := (w | bitOneLanes) ^ angleLanes
+	bs := w ^ wsBS
+	return ((qa-lo7)|(an-lo7)|(bs-lo7)|(w-wsCC)|w)&hi7 != 0
 }
 
 // AppendCompact appends raw to dst with insignificant whitespace removed,

@@ -2,6 +2,7 @@ package jsonx
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -145,6 +146,50 @@ func FuzzMembers(f *testing.F) {
 		out = append(out, '}')
 		if !json.Valid(out) {
 			t.Fatalf("re-joined members of %q are not valid JSON: %q", data, out)
+		}
+	})
+}
+
+// isPlainBytewise is isPlain one byte at a time, the definition the word
+// test must agree with.
+func isPlainBytewise(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestIsPlainEveryByteEveryLane puts each byte value in each lane of a word
+// (and in the tail), between plain neighbours and after a refused one, so a
+// wrong lane constant or a borrow that hides a hit shows.
+func TestIsPlainEveryByteEveryLane(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for n := 1; n <= 19; n++ {
+			for pos := 0; pos < n; pos++ {
+				b := []byte(strings.Repeat("a", n))
+				b[pos] = byte(c)
+				if got, want := isPlain(string(b)), isPlainBytewise(string(b)); got != want {
+					t.Fatalf("isPlain(%q) = %v, want %v", b, got, want)
+				}
+				if pos+1 < n {
+					b[pos+1] = 0 // a borrow source above the byte under test
+					if isPlain(string(b)) {
+						t.Fatalf("isPlain(%q) = true with a NUL", b)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestIsPlainProperty(t *testing.T) {
+	alphabet := []byte("aZ09 ~!#%'()*+,-./:;=?@[]^_`{|}\"\\<>&\x00\x1f\x7f\x80\xc3\xa9\xff=")
+	rapid.Check(t, func(t *rapid.T) {
+		s := string(rapid.SliceOfN(rapid.SampledFrom(alphabet), 0, 40).Draw(t, "s"))
+		if got, want := isPlain(s), isPlainBytewise(s); got != want {
+			t.Fatalf("isPlain(%q) = %v, want %v", s, got, want)
 		}
 	})
 }
