@@ -82,7 +82,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 	// routes are the routes walked, spans[i] what routes[i] gave.
 	var routes []*gwv1.HTTPRoute
 	var spans []routeSpan
-	for _, r := range snap.HTTPRoutes {
+	for pos, r := range snap.HTTPRoutes {
 		if r == nil {
 			continue
 		}
@@ -106,7 +106,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
 			}
 			var d model.Diagnostics
-			out, d = w.walk(r, out)
+			out, d = w.walk(r, pos, out)
 			ds = append(ds, d...)
 		case "false":
 		default:
@@ -545,9 +545,10 @@ func plainAuthority(a string) bool {
 // lowerAlnum reports whether c is a lower-case letter or a digit.
 func lowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '9' }
 
-// walk is Method 2 for one exported route: it appends the route's exports
-// to out and returns its diagnostics.
-func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model.Diagnostics) {
+// walk is Method 2 for one exported route, at position pos of the routes the
+// route index was given: it appends the route's exports to out and returns
+// its diagnostics.
+func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]export, model.Diagnostics) {
 	ref := routeRef(route)
 	rbs := w.resolve(route, ref)
 	hasBackends := false
@@ -565,7 +566,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, out []export) ([]export, model
 	attach := func() *urlbuild.Attachment {
 		if att == nil {
 			att = &w.att
-			w.gateways.AttachInto(att, route)
+			w.gateways.AttachAt(att, route, pos)
 			if report {
 				ds = append(ds, att.Diagnostics...)
 			}

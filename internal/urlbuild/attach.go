@@ -83,6 +83,9 @@ type Attachment struct {
 
 	route *gwv1.HTTPRoute
 	ix    *Index
+	// entry is the route's entry in the index when AttachAt found it: its
+	// home group spares the URL checks a look-up.
+	entry *routeEntry
 	// recv is the listener that receives the requests of the origin of
 	// Gateway recvG (nil: none is known), host recvHost, port recvPort and
 	// scheme https or not: Attach works it out for a route of one origin,
@@ -114,9 +117,23 @@ func (ix *Index) Attach(route *gwv1.HTTPRoute) *Attachment {
 // resolving many routes one after another, that keeps nothing of an
 // Attachment past the next route, needs one Attachment for all of them.
 func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
+	ix.AttachAt(a, route, -1)
+}
+
+// AttachAt is AttachInto for the route at position i of the routes given to
+// NewIndex (any other i, such as -1, for a route not known to be there):
+// the Attachment then holds the route's entry in the index, so that its URL
+// checks start from the route's own group rather than looking it up. A
+// route that is not the one at i is attached as by AttachInto.
+func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 	*a = Attachment{route: route, ix: ix, Diagnostics: a.Diagnostics[:0]}
 	if route == nil {
 		return
+	}
+	if ix != nil && i >= 0 && i < len(ix.entryAt) {
+		if e := ix.entryAt[i]; e != nil && e.route == route {
+			a.entry = e
+		}
 	}
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	if len(route.Spec.ParentRefs) == 0 {

@@ -228,12 +228,22 @@ func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
 		if have && last.methodFree && rq.path == lastReq.path && rq.backend == lastReq.backend {
 			continue // routed as the last one, which reached the backend
 		}
-		last, lastReq, have = l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path}), rq, true
+		last, lastReq, have = l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path}, c.home(l, o.Host)), rq, true
 		if d, ok := c.reaches(o, l, &last, rq, p); !ok {
 			return d, false
 		}
 	}
 	return model.Diagnostic{}, true
+}
+
+// home returns the route's group in l.routing for host when the route was
+// filed under exactly that hostname on l (nil otherwise): what a map
+// look-up would find, known without one.
+func (c *urlCheck) home(l *listenerEntry, host string) *routeGroup {
+	if e := c.a.entry; e != nil && e.homeL == l && e.homeHost == host {
+		return e.home
+	}
+	return nil
 }
 
 // receiver returns the listener that receives o's requests (nil for none);

@@ -30,6 +30,10 @@ type Index struct {
 	// duplicateRoutes reports whether two of those routes share a namespace
 	// and name (see DuplicateRoutes).
 	duplicateRoutes bool
+	// entryAt[i] is the entry of the i-th route given to NewIndex (nil for
+	// a nil route); nil when there were duplicates, whose entries are not
+	// one per position.
+	entryAt []*routeEntry
 	// scratch holds *attachScratch values for Attach to reuse from route to
 	// route; a pool keeps an Index safe for concurrent use.
 	scratch sync.Pool

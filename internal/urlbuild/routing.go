@@ -95,7 +95,7 @@ func (ix *Index) RouteRequest(gateway types.NamespacedName, port int32, protocol
 	if l == nil {
 		return Routed{}, false
 	}
-	rt := l.route(&req)
+	rt := l.route(&req, nil)
 	out := Routed{Rule: -1, Match: -1}
 	if rt.ok {
 		out = rt.win.routed()
@@ -124,6 +124,13 @@ func routedAll(cs []cand) []Routed {
 type routeEntry struct {
 	route   *gwv1.HTTPRoute
 	matches []matchEntry
+	// home is the group the route was first filed under in a listener's
+	// routing map, with that listener and hostname key: a request to that
+	// hostname on that listener starts there without a map look-up (see
+	// Attachment.entry). nil when the route was filed nowhere.
+	home     *routeGroup
+	homeL    *listenerEntry
+	homeHost string
 }
 
 // ref names the route in results and messages.
@@ -520,15 +527,16 @@ type routing struct {
 	methodFree bool
 }
 
-// route returns where a request goes on this listener.
-func (l *listenerEntry) route(req *Request) routing {
+// route returns where a request goes on this listener. home, when not nil,
+// is l.routing[req.Host], known to the caller (routeEntry.home).
+func (l *listenerEntry) route(req *Request, home *routeGroup) routing {
 	var out routing
 	if l.routing == nil {
 		return out
 	}
 	out.methodFree = true
 	first := true
-	l.eachGroup(l.routing, req.Host, func(g *routeGroup) bool {
+	l.eachGroup(l.routing, req.Host, home, func(g *routeGroup) bool {
 		out.methodFree = out.methodFree && !g.methods
 		c, may, ok := g.route(req)
 		out.may = append(out.may, may...)
@@ -544,7 +552,7 @@ func (l *listenerEntry) route(req *Request) routing {
 		return !ok
 	})
 	if l.vhosts != nil {
-		l.eachGroup(l.vhosts, req.Host, func(g *routeGroup) bool {
+		l.eachGroup(l.vhosts, req.Host, nil, func(g *routeGroup) bool {
 			out.methodFree = out.methodFree && !g.methods
 			out.vhost, _, out.vhostOK = g.route(req)
 			return false
@@ -555,9 +563,13 @@ func (l *listenerEntry) route(req *Request) routing {
 
 // eachGroup calls f on the groups of m whose hostname matches host, the
 // most specific first (host itself, the wildcards matching it from the
-// longest, then ""), until f returns false.
-func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, f func(*routeGroup) bool) {
-	if g := m[host]; g != nil && host != "" && !f(g) {
+// longest, then ""), until f returns false. home, when not nil, is m[host].
+func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, home *routeGroup, f func(*routeGroup) bool) {
+	g := home
+	if g == nil {
+		g = m[host]
+	}
+	if g != nil && host != "" && !f(g) {
 		return
 	}
 	var buf [256]byte
@@ -585,9 +597,11 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	}
 	ix.hasRoutes = true
 	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
-	for _, r := range routes {
+	// keptAt[i] is the position in routes of kept[i].
+	keptAt := make([]int32, 0, len(routes))
+	for i, r := range routes {
 		if r != nil {
-			kept = append(kept, r)
+			kept, keptAt = append(kept, r), append(keptAt, int32(i))
 		}
 	}
 	// Duplicates (two routes of one namespace and name), which are rare,
@@ -600,7 +614,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	// parentRefs may select one listener) without a search; it keeps
 	// counting when the routes are filed again.
 	mark := 0
-	filings := ix.fileRoutes(kept, &mark, func(i int, r *gwv1.HTTPRoute) { hashes[i] = h.Hash(r.Namespace, r.Name) })
+	filings, entries := ix.fileRoutes(kept, &mark, func(i int, r *gwv1.HTTPRoute) { hashes[i] = h.Hash(r.Namespace, r.Name) })
 	groups := dedupe.Groups(len(kept), func(i int) uint64 { return hashes[i] }, func(i, j int) bool {
 		return kept[i].Namespace == kept[j].Namespace && kept[i].Name == kept[j].Name
 	})
@@ -609,7 +623,13 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		for i := range filings {
 			filings[i].l.filed = [2]int{}
 		}
-		filings = ix.fileRoutes(dedupeRoutes(kept), &mark, nil)
+		filings, _ = ix.fileRoutes(dedupeRoutes(kept), &mark, nil)
+	} else {
+		// Each route has one entry, which AttachAt finds by position.
+		ix.entryAt = make([]*routeEntry, len(routes))
+		for i, at := range keptAt {
+			ix.entryAt[at] = &entries[i]
+		}
 	}
 	var blocks groupBlocks
 	var groupsToFinish []*routeGroup
@@ -623,7 +643,11 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		if *m == nil {
 			*m = make(map[string]*routeGroup, l.filed[boolRank(f.vhost)])
 		}
-		groupsToFinish = fileUnder(groupsToFinish, &blocks, l, *m, f.key, f.e)
+		var g *routeGroup
+		groupsToFinish, g = fileUnder(groupsToFinish, &blocks, l, *m, f.key, f.e)
+		if e := f.e; e.home == nil && !f.vhost && f.key != "" {
+			e.home, e.homeL, e.homeHost = g, l, f.key
+		}
 	}
 	for _, g := range groupsToFinish {
 		g.finish()
@@ -637,7 +661,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 // filings per listener (listenerEntry.filed) so that the maps can be made at
 // their final size, and calls each, when not nil, with every route and its
 // position while the route's memory is at hand.
-func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *gwv1.HTTPRoute)) []filing {
+func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *gwv1.HTTPRoute)) ([]filing, []routeEntry) {
 	// The entries and their matches are carved from two blocks, and the
 	// groups from a third: one allocation each rather than one per route.
 	// The block of matches is sized for one per route, the common case
@@ -693,7 +717,7 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 			}
 		}
 	}
-	return filings
+	return filings, entries
 }
 
 // dedupeRoutes returns the routes without nil ones and with one route per
@@ -763,7 +787,7 @@ func (b *groupBlocks) get() *routeGroup {
 
 // fileUnder adds the matches of e to the group of m under k, creating it
 // when needed, and appends it to groups when it comes to need finish.
-func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m map[string]*routeGroup, k string, e *routeEntry) []*routeGroup {
+func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m map[string]*routeGroup, k string, e *routeEntry) ([]*routeGroup, *routeGroup) {
 	grp := m[k]
 	if grp == nil {
 		if IsWildcard(k) {
@@ -786,7 +810,7 @@ func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m ma
 	if !listed && (len(grp.regex) > 0 || len(grp.cands) > smallGroup) {
 		groups = append(groups, grp) // to finish
 	}
-	return groups
+	return groups, grp
 }
 
 // appendRouteHostnames appends the route's hostnames in lower case, sorted,

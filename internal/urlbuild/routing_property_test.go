@@ -3,9 +3,11 @@ package urlbuild
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
@@ -277,4 +279,56 @@ func referenceRoute(routes []*gwv1.HTTPRoute, req Request) (refWinner, bool) {
 		}
 	}
 	return win, found
+}
+
+// TestPropertyAttachAtSameAsAttach: an Attachment made by AttachAt, which
+// starts a URL's routing check from the route's own group, gives the URLs
+// and diagnostics Attach gives, for routes at their position (with nil
+// routes and duplicates mixed in, which change or drop the positions'
+// entries) and at a wrong one.
+func TestPropertyAttachAtSameAsAttach(t *testing.T) {
+	hinted := 0
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawRoutingWorld(t)
+		routes := slices.Clone(w.routes)
+		if rapid.Bool().Draw(t, "nil") {
+			routes = slices.Insert(routes, rapid.IntRange(0, len(routes)).Draw(t, "nilAt"), nil)
+		}
+		if rapid.IntRange(0, 4).Draw(t, "duplicate") == 0 {
+			dup := rapid.SampledFrom(w.routes).Draw(t, "dupOf").DeepCopy()
+			routes = append(routes, dup)
+		}
+		ix := NewIndex(w.gateways, nil, routes...)
+		opts := RuleOptions{EndpointPath: w.endpoint, Transport: w.transport}
+		var at Attachment
+		for pos, r := range routes {
+			if r == nil {
+				continue
+			}
+			if rapid.IntRange(0, 3).Draw(t, "wrongPosition") == 0 {
+				pos = (pos + 1) % len(routes)
+			}
+			want := ix.Attach(r)
+			ix.AttachAt(&at, r, pos)
+			if at.entry != nil {
+				hinted++
+			}
+			if d := cmp.Diff(want.Origins, at.Origins); d != "" {
+				t.Fatalf("%s/%s origins (-Attach +AttachAt):\n%s", r.Namespace, r.Name, d)
+			}
+			for ri := range DefaultRules(r) {
+				wantURLs, wantDs := want.RuleURLs(ri, opts)
+				gotURLs, gotDs := at.RuleURLs(ri, opts)
+				if d := cmp.Diff(wantURLs, gotURLs); d != "" {
+					t.Fatalf("%s/%s rule %d URLs (-Attach +AttachAt):\n%s", r.Namespace, r.Name, ri, d)
+				}
+				if d := cmp.Diff(wantDs, gotDs); d != "" {
+					t.Fatalf("%s/%s rule %d diagnostics (-Attach +AttachAt):\n%s", r.Namespace, r.Name, ri, d)
+				}
+			}
+		}
+	})
+	if hinted == 0 {
+		t.Error("AttachAt never found a route's entry")
+	}
 }
