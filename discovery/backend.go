@@ -51,7 +51,7 @@ func indexServices(list []*corev1.Service, rix *resourceIndex) *serviceIndex {
 		owned:    make([]bool, 0, len(list)),
 		owners:   make([]*resource, 0, len(list)),
 	}
-	kh := newKeyHasher()
+	kh := dedupe.NewHasher()
 	hashes := make([]uint64, 0, len(list))
 	var names stringArena
 	for _, s := range list {
@@ -60,7 +60,7 @@ func indexServices(list []*corev1.Service, rix *resourceIndex) *serviceIndex {
 		}
 		ix.list = append(ix.list, s)
 		ix.keys = append(ix.keys, objectKey{names.copy(s.Namespace), names.copy(s.Name)})
-		hashes = append(hashes, kh.hash(s.Namespace, s.Name))
+		hashes = append(hashes, kh.Hash(s.Namespace, s.Name))
 		o, ok := mcpController(s)
 		var owner *resource
 		if ok {
@@ -70,7 +70,7 @@ func indexServices(list []*corev1.Service, rix *resourceIndex) *serviceIndex {
 		ix.owners = append(ix.owners, owner)
 	}
 	ix.shadowed = ix.shadowed[:len(ix.list)]
-	groups := duplicateGroups(len(ix.list), func(i int) uint64 { return hashes[i] }, func(i, j int) bool { return ix.keys[i] == ix.keys[j] })
+	groups := dedupe.Groups(len(ix.list), func(i int) uint64 { return hashes[i] }, func(i, j int) bool { return ix.keys[i] == ix.keys[j] })
 	for _, g := range groups {
 		// The copy used is the one a pass in snapshot order keeps: the
 		// first, unless a later one is newer than the one kept so far.
@@ -103,7 +103,7 @@ func (ix *serviceIndex) get(namespace, name string) (*corev1.Service, int) {
 		if ix.table == nil {
 			ix.buildTable()
 		}
-		at = ix.table.find(ix.table.hash(namespace, name), func(i int) bool {
+		at = ix.table.find(ix.table.Hash(namespace, name), func(i int) bool {
 			k := &ix.keys[i]
 			return k.name == name && k.namespace == namespace
 		})
@@ -120,7 +120,7 @@ func (ix *serviceIndex) buildTable() {
 	ix.table = newKeyTable(len(ix.list))
 	for i, k := range ix.keys {
 		if !ix.shadowed[i] {
-			ix.table.add(ix.table.hash(k.namespace, k.name), i)
+			ix.table.add(ix.table.Hash(k.namespace, k.name), i)
 		}
 	}
 }

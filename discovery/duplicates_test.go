@@ -6,42 +6,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
-	"pgregory.net/rapid"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
-
-// TestDuplicateGroups checks duplicateGroups against a map on random keys
-// from a small pool (so that duplicates are common), with hashes taken
-// from a tiny range too, so that equal hashes of different keys are
-// common and must be told apart.
-func TestDuplicateGroups(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		keys := rapid.SliceOf(rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g"})).Draw(t, "keys")
-		buckets := rapid.IntRange(1, 4).Draw(t, "buckets")
-		kh := newKeyHasher()
-		got := duplicateGroups(len(keys),
-			func(i int) uint64 { return kh.hash(keys[i]) % uint64(buckets) << 32 },
-			func(i, j int) bool { return keys[i] == keys[j] })
-		var want [][]int
-		at := map[string]int{}
-		for i, k := range keys {
-			g, ok := at[k]
-			if !ok {
-				at[k] = len(want)
-				want = append(want, []int{i})
-				continue
-			}
-			want[g] = append(want[g], i)
-		}
-		want = slices.DeleteFunc(want, func(g []int) bool { return len(g) < 2 })
-		if len(want) == 0 {
-			want = nil
-		}
-		if !slices.EqualFunc(got, want, slices.Equal) {
-			t.Fatalf("duplicateGroups(%q) = %v, want %v", keys, got, want)
-		}
-	})
-}
 
 // TestServiceDuplicates: two copies of one Service (concatenated
 // manifests): one is used whatever the order, the newer by

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -298,8 +299,8 @@ func sharedRemoteURLs(drafts []*draft) bool {
 			}
 		}
 	}
-	kh := newKeyHasher()
-	groups := duplicateGroups(len(urls), func(i int) uint64 { return kh.hash(urls[i]) }, func(i, j int) bool { return urls[i] == urls[j] })
+	kh := dedupe.NewHasher()
+	groups := dedupe.Groups(len(urls), func(i int) uint64 { return kh.Hash(urls[i]) }, func(i, j int) bool { return urls[i] == urls[j] })
 	for _, g := range groups {
 		for _, i := range g[1:] {
 			if of[i] != of[g[0]] {

@@ -3,6 +3,8 @@ package discovery
 import (
 	"math/bits"
 	"strings"
+
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 )
 
 // keyTable finds items of a slice the caller holds by a key made of
@@ -20,7 +22,7 @@ import (
 // hash bits match, so a collision costs a comparison, never a wrong answer;
 // nothing depends on the seed of the hash but the speed.
 type keyTable struct {
-	keyHasher
+	dedupe.Hasher
 	slots []uint32 // 0: empty; else tag<<posBits | position+1
 	// shift places a hash's top bits as its home slot; posBits is the width
 	// of a position (+1), tagMask the hash bits kept above it.
@@ -37,7 +39,7 @@ func newKeyTable(n int) *keyTable {
 	for size < 2*n && k < 31 {
 		size, k = size<<1, k+1
 	}
-	t := &keyTable{keyHasher: newKeyHasher(), slots: make([]uint32, size), shift: 64 - k, mask: uint64(size - 1)}
+	t := &keyTable{Hasher: dedupe.NewHasher(), slots: make([]uint32, size), shift: 64 - k, mask: uint64(size - 1)}
 	t.posBits = uint(bits.Len(uint(size / 2)))
 	t.tagMask = uint32(1)<<(32-t.posBits) - 1
 	return t

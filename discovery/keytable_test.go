@@ -19,15 +19,15 @@ func TestKeyTable(t *testing.T) {
 		absent := rapid.StringMatching(`[abc]{0,6}`).Draw(t, "absent")
 		tab := newKeyTable(len(keys))
 		for i, k := range keys {
-			tab.add(tab.hash(k), i)
+			tab.add(tab.Hash(k), i)
 		}
 		for i, k := range keys {
-			if got := tab.find(tab.hash(k), func(p int) bool { return keys[p] == k }); got != i {
+			if got := tab.find(tab.Hash(k), func(p int) bool { return keys[p] == k }); got != i {
 				t.Fatalf("find(%q) = %d, want %d", k, got, i)
 			}
 		}
 		want := slices.Index(keys, absent)
-		if got := tab.find(tab.hash(absent), func(p int) bool { return keys[p] == absent }); got != want {
+		if got := tab.find(tab.Hash(absent), func(p int) bool { return keys[p] == absent }); got != want {
 			t.Fatalf("find(%q) = %d, want %d", absent, got, want)
 		}
 	})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/internal/dnsname"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -52,8 +53,8 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 	}
 	// Most often every name is unique: finding that out reads the names in
 	// order, where the renaming below looks each up at random.
-	kh := newKeyHasher()
-	if duplicateGroups(len(kept), func(i int) uint64 { return kh.hash(kept[i].name) }, func(i, j int) bool { return kept[i].name == kept[j].name }) == nil {
+	kh := dedupe.NewHasher()
+	if dedupe.Groups(len(kept), func(i int) uint64 { return kh.Hash(kept[i].name) }, func(i, j int) bool { return kept[i].name == kept[j].name }) == nil {
 		return kept, ds
 	}
 	sortDrafts(kept)

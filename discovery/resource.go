@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -178,7 +179,7 @@ func (ix *resourceIndex) lookup(kind, namespace, name string, uid types.UID) *re
 		if ix.table == nil {
 			ix.buildTable()
 		}
-		at := ix.table.find(ix.table.hash(kind, namespace, name), func(i int) bool {
+		at := ix.table.find(ix.table.Hash(kind, namespace, name), func(i int) bool {
 			ref := &ix.all[i].ref
 			return ref.Name == name && ref.Namespace == namespace && ref.Kind == kind
 		})
@@ -249,10 +250,10 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	internNames(slab)
 	// Copies of one object (the same kind, namespace and name): the first
 	// by compare, then by content, is used; the others are set aside (dup).
-	kh := newKeyHasher()
-	groups := duplicateGroups(len(slab), func(i int) uint64 {
+	kh := dedupe.NewHasher()
+	groups := dedupe.Groups(len(slab), func(i int) uint64 {
 		ref := &slab[i].ref
-		return kh.hash(ref.Kind, ref.Namespace, ref.Name)
+		return kh.Hash(ref.Kind, ref.Namespace, ref.Name)
 	}, func(i, j int) bool { return slab[i].ref == slab[j].ref })
 	var ds model.Diagnostics
 	for _, g := range groups {
@@ -299,7 +300,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 func (ix *resourceIndex) buildTable() {
 	ix.table = newKeyTable(len(ix.all))
 	for i, r := range ix.all {
-		ix.table.add(ix.table.hash(r.ref.Kind, r.ref.Namespace, r.ref.Name), i)
+		ix.table.add(ix.table.Hash(r.ref.Kind, r.ref.Namespace, r.ref.Name), i)
 	}
 }
 

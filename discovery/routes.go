@@ -129,8 +129,8 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		// two of these do.
 		return out, ds
 	}
-	kh := newKeyHasher()
-	groups := duplicateGroups(len(routes), func(i int) uint64 { return kh.hash(routes[i].Namespace, routes[i].Name) }, func(i, j int) bool {
+	kh := dedupe.NewHasher()
+	groups := dedupe.Groups(len(routes), func(i int) uint64 { return kh.Hash(routes[i].Namespace, routes[i].Name) }, func(i, j int) bool {
 		return routes[i].Name == routes[j].Name && routes[i].Namespace == routes[j].Namespace
 	})
 	if groups == nil {
