@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpreg/mcpreg/internal/sortkey"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -185,9 +186,9 @@ func sortByName(built []builtEntry) []int32 {
 	for i := range built {
 		rest := built[i].name[lcp:]
 		k := nameKey{len: int32(min(len(rest), math.MaxInt32)), at: int32(i)}
-		k.p[0] = prefix8(rest)
+		k.p[0] = sortkey.Prefix8(rest)
 		if len(rest) > 8 {
-			k.p[1] = prefix8(rest[8:])
+			k.p[1] = sortkey.Prefix8(rest[8:])
 		}
 		keys[i] = k
 	}

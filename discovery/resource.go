@@ -3,7 +3,6 @@ package discovery
 import (
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"encoding/json"
 	"strings"
 
@@ -337,15 +336,4 @@ func internNames(rs []resource) {
 		r.Namespace, r.Name = all[:ns], all[ns:ns+name]
 		all = all[ns+name:]
 	}
-}
-
-// prefix8 is the first eight bytes of s as a big-endian integer, padded with
-// zero bytes. Two strings whose prefixes differ compare as their prefixes
-// do: the first byte where the prefixes differ is either a byte where the
-// strings differ or, in the shorter string, the padding zero where the
-// longer one has a byte greater than zero.
-func prefix8(s string) uint64 {
-	var b [8]byte
-	copy(b[:], s)
-	return binary.BigEndian.Uint64(b[:])
 }

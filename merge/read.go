@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/mcpreg/mcpreg/internal/sortkey"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/naming"
 )
@@ -111,21 +111,11 @@ func compareEntries(a, b *entry) int {
 type nameKey struct{ hi, lo uint64 }
 
 func keyOf(name string) nameKey {
-	if len(name) >= 16 {
-		// Two loads, without the copy below (a call to memmove).
-		return nameKey{beUint64(name), beUint64(name[8:])}
+	k := nameKey{hi: sortkey.Prefix8(name)}
+	if len(name) > 8 {
+		k.lo = sortkey.Prefix8(name[8:])
 	}
-	var b [16]byte
-	copy(b[:], name)
-	return nameKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
-}
-
-// beUint64 reads the first eight bytes of s as a big-endian number, as
-// binary.BigEndian.Uint64 reads a slice.
-func beUint64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[7]) | uint64(s[6])<<8 | uint64(s[5])<<16 | uint64(s[4])<<24 |
-		uint64(s[3])<<32 | uint64(s[2])<<40 | uint64(s[1])<<48 | uint64(s[0])<<56
+	return k
 }
 
 // compareNames is strings.Compare(a, b) for the names of keys ka and kb.
