@@ -13,22 +13,28 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
+// drawDocument draws an upstream document of up to maxServers generated
+// servers, at times with a member of data besides servers.
+func drawDocument(t *rapid.T, maxServers int) map[string]any {
+	n := rapid.IntRange(0, maxServers).Draw(t, "n")
+	servers := make([]any, n)
+	for i := range servers {
+		servers[i] = genServer(t, i)
+	}
+	data := map[string]any{"servers": servers}
+	if rapid.Bool().Draw(t, "extra") {
+		data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
+	}
+	return map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+}
+
 // TestEncodeIsIndentedAppendJSON: Encode writes in one pass exactly what
 // json.Indent with two spaces makes of AppendJSON's compact bytes, plus a
 // newline — for documents read from compact and from indented input, with
 // data members besides servers, and after entries were changed.
 func TestEncodeIsIndentedAppendJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 5).Draw(t, "n")
-		servers := make([]any, n)
-		for i := range servers {
-			servers[i] = genServer(t, i)
-		}
-		data := map[string]any{"servers": servers}
-		if rapid.Bool().Draw(t, "extra") {
-			data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
-		}
-		doc := map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+		doc := drawDocument(t, 5)
 		var in []byte
 		if rapid.Bool().Draw(t, "indent") {
 			in, _ = json.MarshalIndent(doc, "", "\t")
@@ -86,16 +92,7 @@ func TestServerAppendJSONCompact(t *testing.T) {
 // entries read compact, and an upper bound otherwise.
 func TestWriteTo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 5).Draw(t, "n")
-		servers := make([]any, n)
-		for i := range servers {
-			servers[i] = genServer(t, i)
-		}
-		data := map[string]any{"servers": servers}
-		if rapid.Bool().Draw(t, "extra") {
-			data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
-		}
-		doc := map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+		doc := drawDocument(t, 5)
 		indent := rapid.Bool().Draw(t, "indent")
 		var in []byte
 		if indent {
@@ -138,16 +135,7 @@ func (b *growBuffer) Grow(n int) { b.grown += n; b.Buffer.Grow(n) }
 // first error of the writer.
 func TestWriteIndentTo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		n := rapid.IntRange(0, 6).Draw(t, "n")
-		servers := make([]any, n)
-		for i := range servers {
-			servers[i] = genServer(t, i)
-		}
-		data := map[string]any{"servers": servers}
-		if rapid.Bool().Draw(t, "extra") {
-			data["x-extra"] = genJSONValue(2).Draw(t, "extra value")
-		}
-		doc := map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
+		doc := drawDocument(t, 6)
 		in, _ := json.Marshal(doc)
 		reg, ds := model.Parse(in, model.ParseOptions{})
 		if reg == nil {
