@@ -24,9 +24,9 @@ import (
 //  1. Names without "/". ToolHive keeps an explicit "name" that has no
 //     namespace as it is (BuildReverseDNSName only namespaces the catalog key,
 //     when "name" is empty); the upstream name pattern rejects it, so mcpreg
-//     prefixes io.github.stacklok/ (SPEC §3.1). The test applies the prefix to
-//     ToolHive's bare names and checks that exactly the catalog's bare names
-//     needed it.
+//     prefixes io.github.stacklok/ (docs/compatibility.md). The test applies
+//     the prefix to ToolHive's bare names and checks that exactly the
+//     catalog's bare names needed it.
 //  2. Order. ToolHive's converter ranges over Go maps, so its order is random;
 //     mcpreg emits container servers, then remote servers, then the groups'
 //     own servers, each sorted by key. The test matches entries by name and
@@ -38,9 +38,9 @@ import (
 //     unchanged adds nothing.
 //  4. tool_definitions. ToolHive decodes them into mcp.Tool and marshals them
 //     again, which adds "annotations": {} and normalises input schemas; mcpreg
-//     passes the catalog's JSON through unchanged (SPEC §3.1: lossless). The
-//     test checks that mcpreg's lists are the catalog's, then compares both
-//     after one mcp.Tool round trip.
+//     passes the catalog's JSON through unchanged (raw JSON stays raw:
+//     docs/decisions.md). The test checks that mcpreg's lists are the
+//     catalog's, then compares both after one mcp.Tool round trip.
 //
 // Anything else that differs is a failure. compat_edge_test.go has the
 // deliberate differences a valid catalog does not show (document version,
@@ -210,8 +210,8 @@ func catalogInputs(t *testing.T, data []byte) map[string]map[string]any {
 	return out
 }
 
-// mcpregOrder is the order SPEC §3.1 asks of legacy conversion: containers,
-// remotes, then the groups' servers not seen before, each by key.
+// mcpregOrder is the order model's legacy conversion emits (model/legacy.go):
+// containers, remotes, then the groups' servers not seen before, each by key.
 func mcpregOrder(t *testing.T, data []byte) []string {
 	t.Helper()
 	var c struct {

@@ -19,9 +19,9 @@ import (
 
 var strict = flag.Bool("strict", false, "treat known gaps and known bugs (known_test.go) as failures")
 
-// A knownGap is a rule of ToolHive's schemas that model.ValidateServer does
-// not check: an entry breaking it passes mcpreg's §8 check (and so survives
-// model.Finish) but ToolHive's registry server rejects the document.
+// A knownGap is a rule of ToolHive's schemas that model.ValidateServer does not
+// check: an entry breaking it passes mcpreg's upstream-rules check (and so
+// survives model.Finish) but ToolHive's registry server rejects the document.
 type knownGap struct {
 	id string
 	// field matches the field path of each ToolHive error the gap causes
@@ -109,9 +109,10 @@ func TestOracleClosedGaps(t *testing.T) {
 	}
 }
 
-// A stricterCase is an entry ToolHive accepts and model.ValidateServer
-// rejects. Intended ones follow SPEC §8 (the official registry's rules, which
-// ToolHive's schema does not have); the others are reported bugs.
+// A stricterCase is an entry ToolHive accepts and model.ValidateServer rejects.
+// Intended ones follow the official registry's rules, which ToolHive's schema
+// does not have (docs/compatibility.md, Differences from ToolHive's validator);
+// the others are reported bugs.
 type stricterCase struct {
 	id     string
 	entry  string
@@ -122,7 +123,7 @@ type stricterCase struct {
 
 var knownStricter = []stricterCase{
 	{id: "version-latest", entry: `{"name":"io.github.acme/fetch","description":"d","version":"latest"}`, field: "version",
-		reason: `SPEC §8: version must not be "latest" (the official registry's rule)`},
+		reason: `version must not be "latest" (the official registry's rule; docs/decisions.md)`},
 	{id: "version-empty", entry: `{"name":"io.github.acme/fetch","description":"d","version":""}`, field: "version",
 		reason: "the official registry requires a version of at least one character"},
 }

@@ -17,11 +17,11 @@ import (
 
 // The oracle tests: every document mcpreg emits must be accepted by ToolHive's
 // registry server, whose check is toolhive-core's
-// types.ValidateUpstreamRegistryBytes (upstream registry schema, server
-// schema, publisher-provided extensions schema), and must pass mcpreg's own
-// model.ValidateRegistry. Conversely, an entry mcpreg's §8 check accepts must
-// be one ToolHive accepts: model's check may be stricter, never weaker. The
-// gaps found so far are listed in known_test.go.
+// types.ValidateUpstreamRegistryBytes (upstream registry schema, server schema,
+// publisher-provided extensions schema), and must pass mcpreg's own
+// model.ValidateRegistry. Conversely, an entry model.ValidateServer accepts
+// must be one ToolHive accepts: model's check may be stricter, never weaker.
+// The gaps found so far are listed in known_test.go.
 
 // oracleNow is the caller-supplied last_updated of emitted documents.
 const oracleNow = "2025-09-01T12:00:00Z"
@@ -179,9 +179,9 @@ func TestOracleDocuments(t *testing.T) {
 	st.log(t, "documents")
 }
 
-// TestOracleEntries: (c) for single entries, model's §8 check is not weaker
-// than ToolHive's: whatever model.ValidateServer accepts without an Error,
-// ToolHive accepts in a document of its own.
+// TestOracleEntries: (c) for single entries, model's upstream-rules check is
+// not weaker than ToolHive's: whatever model.ValidateServer accepts without an
+// Error, ToolHive accepts in a document of its own.
 func TestOracleEntries(t *testing.T) {
 	st := newOracleStats()
 	rapid.Check(t, func(rt *rapid.T) {

@@ -11,14 +11,14 @@ import (
 	"time"
 )
 
-// The benchmarks of SPEC §10 (merge side): for each data set, (a) mcpreg,
-// (b) ToolHive's way and (c) json.Valid over the same bytes. Besides ns/op,
-// MB/s, B/op and allocs/op each reports:
+// The merge benchmarks of the README's Performance section: for each data set,
+// (a) mcpreg, (b) ToolHive's way and (c) json.Valid over the same bytes.
+// Besides ns/op, MB/s, B/op and allocs/op each reports:
 //
 //   - alloc/input: bytes allocated by one run ÷ bytes of input. With the
 //     garbage collector off nothing is freed, so the heap then peaks at
 //     exactly its size before the run plus these bytes: the ratio bounds the
-//     run's peak memory beyond the input it reads. SPEC §10 asks for at most 3.
+//     run's peak memory beyond the input it reads. The README aims at 3 at most.
 //   - retained/input: live heap after the run and a collection, with the
 //     result still referenced, ÷ bytes of input — what the result itself
 //     keeps, a lower bound of the peak.

@@ -16,12 +16,12 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// The side-by-side merge of SPEC §10: the same ConfigMaps merged (a) by
-// mcpreg, the way an operator calls it, and (b) the way ToolHive's registry
-// server handles a file source, with (c) json.Valid over the same bytes as
-// the floor. This file holds the data and both pipelines; the benchmarks are
-// in scale_bench_test.go and the tests that the two agree in
-// scale_compat_test.go.
+// The side-by-side merge of the README's Performance section: the same
+// ConfigMaps merged (a) by mcpreg, the way an operator calls it, and (b) the
+// way ToolHive's registry server handles a file source, with (c) json.Valid
+// over the same bytes as the floor. This file holds the data and both
+// pipelines; the benchmarks are in scale_bench_test.go and the tests that the
+// two agree in scale_compat_test.go.
 
 // scaleNamespace is the namespace of the MCPRegistry and the ConfigMaps.
 const scaleNamespace = "toolhive-system"
@@ -78,8 +78,8 @@ func scaleRegistry() *model.MCPRegistry {
 // scaleSets are the data sets, each generated once per process (the default
 // one takes a few seconds).
 var scaleSets = map[string]func() *scaleData{
-	// SPEC §10: 100 ConfigMaps, 100,000 servers, compact as they must be to
-	// fit in a ConfigMap.
+	// The README's merge benchmark: 100 ConfigMaps, 100,000 servers, compact as
+	// they must be to fit in a ConfigMap.
 	"100k": sync.OnceValue(func() *scaleData { return newScaleData(gen.DefaultScale) }),
 	// The same written indented, as hand-maintained files are (over the
 	// ConfigMap limit at this size, but a merge must not depend on layout).

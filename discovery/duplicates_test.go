@@ -14,7 +14,7 @@ import (
 // metadata.generation, so its controller decides which MCP resource the
 // route's URL goes to.
 func TestServiceDuplicates(t *testing.T) {
-	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "example-route"))
 	other := *snap.MCPServers[0]
 	other.ObjectMeta = *other.ObjectMeta.DeepCopy()
 	other.Name, other.UID = "other-server", "6f1c1d2e-0001-4000-8000-0000000000ff"
@@ -40,7 +40,7 @@ func TestServiceDuplicates(t *testing.T) {
 // TestRouteCopies: of three copies of one route, the newest is used in any
 // order, and what the others would give is not (a path of their own).
 func TestRouteCopies(t *testing.T) {
-	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "example-route"))
 	copyAt := func(gen int64, path string) *gwv1.HTTPRoute {
 		r := snap.HTTPRoutes[0].DeepCopy()
 		r.Generation = gen

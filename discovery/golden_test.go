@@ -69,12 +69,13 @@ func checkEntries(t *testing.T, res Result) {
 	}
 }
 
-// TestSeed002InternalAnalytics checks that seed 002's internal server gives
-// exactly the entry the seed shows. The one change SPEC §6 makes, the
-// registry-export annotation, is in the case's manifest; the one change to
-// the entry is "$schema", which ToolHive's registry server adds anyway.
-func TestSeed002InternalAnalytics(t *testing.T) {
-	const seed = `{
+// TestInternalAnalytics checks that the example cluster's internal server
+// (an MCPServer in no source registry, exported by its registry-url and
+// registry-description) gives exactly this entry, both with registry-export
+// "true" and, under URLAloneExports, with registry-url alone. "$schema" is
+// there because every new entry carries it (docs/decisions.md).
+func TestInternalAnalytics(t *testing.T) {
+	const entry = `{
 	  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
 	  "name": "dev.stacklok.toolhive/mcp-servers.internal-analytics",
 	  "description": "Internal analytics MCP server for business metrics",
@@ -86,7 +87,7 @@ func TestSeed002InternalAnalytics(t *testing.T) {
 	    }
 	  ]
 	}`
-	for _, c := range []string{"seed-002-internal-analytics", "seed-002-url-alone"} {
+	for _, c := range []string{"example-internal-analytics", "example-url-alone"} {
 		t.Run(c, func(t *testing.T) {
 			snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", c))
 			res := Discover(snap, opts)
@@ -94,7 +95,7 @@ func TestSeed002InternalAnalytics(t *testing.T) {
 				t.Fatalf("got %d servers, want 1", len(res.Registry.Servers))
 			}
 			var want bytes.Buffer
-			if err := json.Compact(&want, []byte(seed)); err != nil {
+			if err := json.Compact(&want, []byte(entry)); err != nil {
 				t.Fatal(err)
 			}
 			if got := res.Registry.Servers[0].AppendJSON(nil); !bytes.Equal(got, want.Bytes()) {

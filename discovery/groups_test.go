@@ -56,7 +56,7 @@ func indentJSON(t *testing.T, v any) []byte {
 
 // TestMembers checks the look-up a VirtualMCPServer needs.
 func TestMembers(t *testing.T) {
-	snap := snapshotOf(golden.LoadObjects(t, filepath.Join("..", "testdata", "groups", "seed-004")))
+	snap := snapshotOf(golden.LoadObjects(t, filepath.Join("..", "testdata", "groups", "example-groups")))
 	tests := []struct {
 		namespace, group string
 		servers, proxies []string

@@ -207,9 +207,10 @@ func TestPropertyNamespaceLocality(t *testing.T) {
 	})
 }
 
-// TestPropertyOutput: every output passes the upstream rules (SPEC §8), has
-// unique names, and every entry has at least one remote, each with a URL
-// CheckURL accepts; the provenance matches the registry.
+// TestPropertyOutput: every output passes the upstream registry rules
+// (model.ValidateRegistry), has unique names, and every entry has at least one
+// remote, each with a URL CheckURL accepts; the provenance matches the
+// registry.
 func TestPropertyOutput(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap, opts := genSnapshot(t), genOptions(t)

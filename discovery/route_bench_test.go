@@ -14,14 +14,14 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// routeCluster is SPEC §10's discovery scale: n MCP resources (8 in 10
-// MCPServers, 1 MCPRemoteProxy, 1 VirtualMCPServer) in n/100 namespaces, each
-// with the Service ToolHive names for it (controlled by it, UID and all) and
-// an exported HTTPRoute to it, over gateways Gateways of an HTTPS listener
-// open to all namespaces and an HTTP one for the Gateway's own namespace.
-// Two routes in three name a hostname; the others take the Gateway's
-// address. One route in ten reaches its Service from another namespace,
-// through a ReferenceGrant; one resource in ten also carries the
+// routeCluster is the discovery benchmark's cluster (README, Performance): n
+// MCP resources (8 in 10 MCPServers, 1 MCPRemoteProxy, 1 VirtualMCPServer) in
+// n/100 namespaces, each with the Service ToolHive names for it (controlled by
+// it, UID and all) and an exported HTTPRoute to it, over gateways Gateways of
+// an HTTPS listener open to all namespaces and an HTTP one for the Gateway's
+// own namespace. Two routes in three name a hostname; the others take the
+// Gateway's address. One route in ten reaches its Service from another
+// namespace, through a ReferenceGrant; one resource in ten also carries the
 // registry-url the route gives it (Method 1 and 2 agree).
 func routeCluster(n, gateways int) Snapshot {
 	var snap Snapshot
@@ -125,10 +125,10 @@ func routeBenchOptions() Options {
 	}
 }
 
-// BenchmarkDiscoverRoutes is SPEC §10's discovery bar: 10,000 each of MCP
+// BenchmarkDiscoverRoutes is the README's discovery target: 10,000 each of MCP
 // resources, Services and HTTPRoutes over 50 Gateways, and ten times that
-// (100,000 each over 500 Gateways). SPEC asks for under 100 ms at 10k on one
-// core (run with -cpu 1) and under 12 times that at 100k. cpu-ns/op is the
+// (100,000 each over 500 Gateways). The README aims for under 100 ms at 10k on
+// one core (run with -cpu 1) and under 12 times that at 100k. cpu-ns/op is the
 // process CPU time of one Discover, garbage collection included: on a shared
 // machine ns/op also counts the time other processes held the CPU.
 func BenchmarkDiscoverRoutes(b *testing.B) {

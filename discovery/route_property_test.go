@@ -86,9 +86,9 @@ func listenerAdmits(l gwv1.Listener, gatewayNS, ns string, snap Snapshot) bool {
 	return false
 }
 
-// TestPropertyRouteURLsOnlyThroughAdmittingListeners (SPEC §6 Method 2): every
-// URL a route gives comes through a listener of one of its parent Gateways
-// whose allowedRoutes admit the route's namespace, with the listener's
+// TestPropertyRouteURLsOnlyThroughAdmittingListeners (discovery by HTTPRoute):
+// every URL a route gives comes through a listener of one of its parent
+// Gateways whose allowedRoutes admit the route's namespace, with the listener's
 // scheme and port — never through one that excludes it.
 func TestPropertyRouteURLsOnlyThroughAdmittingListeners(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
@@ -135,9 +135,9 @@ func TestPropertyRouteURLsOnlyThroughAdmittingListeners(t *testing.T) {
 	})
 }
 
-// TestPropertyRemovingGrantNeverAddsURL (SPEC §10 security): taking a
-// ReferenceGrant away never gives a resource a URL from a route it did not
-// have, and never puts a new URL in the registry.
+// TestPropertyRemovingGrantNeverAddsURL (a guarantee of docs/decisions.md):
+// taking a ReferenceGrant away never gives a resource a URL from a route it did
+// not have, and never puts a new URL in the registry.
 func TestPropertyRemovingGrantNeverAddsURL(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap, opts := genSnapshot(t), genOptions(t)

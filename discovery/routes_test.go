@@ -18,12 +18,13 @@ import (
 	"github.com/mcpreg/mcpreg/urlbuild"
 )
 
-// TestSeed001Route: seed 001's HTTPRoute example gives the endpoint the seed
-// says it discovers, for the MCPServer the route leads to, with the route as
-// the remote's provenance; with ToolHive's endpoint path, the external path
-// that reaches /mcp through the seed's ReplacePrefixMatch.
-func TestSeed001Route(t *testing.T) {
-	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+// TestExampleRoute: the example HTTPRoute (testdata/discovery/example-route)
+// gives https://mcp.example.com/servers/my-mcp-server for the MCPServer the
+// route leads to, with the route as the remote's provenance; with ToolHive's
+// endpoint path, the external path that reaches /mcp through the route's
+// ReplacePrefixMatch.
+func TestExampleRoute(t *testing.T) {
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "example-route"))
 	for _, tt := range []struct {
 		endpoint map[string]string
 		want     string
@@ -159,7 +160,7 @@ func TestControllerOwner(t *testing.T) {
 // TestRouteDuplicates: two copies of one route (concatenated manifests):
 // one is used whatever the order, the newer by metadata.generation.
 func TestRouteDuplicates(t *testing.T) {
-	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "example-route"))
 	newer := snap.HTTPRoutes[0].DeepCopy()
 	newer.Generation = 2
 	newer.Status.Parents[0].Conditions[0].ObservedGeneration = 2

@@ -48,9 +48,10 @@ func withExtra(snap Snapshot, add func(m *metav1.ObjectMeta)) Snapshot {
 	return out
 }
 
-// TestOnlyNamedAnnotationsReachOutput (SPEC §10): adding any other annotation
-// or label, including look-alikes of the named keys, changes neither the
-// output nor the diagnostics, and their values never appear in the output.
+// TestOnlyNamedAnnotationsReachOutput: adding any annotation or label not
+// listed in docs/compatibility.md, including look-alikes of the named keys,
+// changes neither the output nor the diagnostics, and their values never
+// appear in the output.
 func TestOnlyNamedAnnotationsReachOutput(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap, opts := genSnapshot(t), genOptions(t)

@@ -40,9 +40,9 @@ func TestParseImage(t *testing.T) {
 	}
 }
 
-// TestSourceMatch checks seed 002's look-up order: the exact normalised image
-// first, then the repository; for proxies the remote URL; and among equal
-// matches the first by name.
+// TestSourceMatch checks the source-registry look-up order (docs/decisions.md):
+// the exact normalised image first, then the repository; for proxies the
+// remote URL; and among equal matches the first by name.
 func TestSourceMatch(t *testing.T) {
 	src := []byte(`{"servers": [
 		{"name": "z.example/latest", "image": "ghcr.io/a/server:latest", "description": "d"},

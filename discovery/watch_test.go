@@ -169,11 +169,11 @@ func genChange(t *rapid.T, snap Snapshot) change {
 	return c
 }
 
-// TestPropertyAffectedByCoversChanges (SPEC §6 Also): for a random change of
-// a random snapshot, every resource whose entry differs between Discover
-// before and after is in AffectedBy's result, whichever of the two
-// snapshots the caller holds. (Over-approximation is allowed; missing one
-// is the bug.)
+// TestPropertyAffectedByCoversChanges (AffectedBy's contract): for a random
+// change of a random snapshot, every resource whose entry differs between
+// Discover before and after is in AffectedBy's result, whichever of the two
+// snapshots the caller holds. (Over-approximation is allowed; missing one is
+// the bug.)
 func TestPropertyAffectedByCoversChanges(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap, opts := genSnapshot(t), genOptions(t)
@@ -262,11 +262,11 @@ func TestAffectedBy(t *testing.T) {
 	}
 	srv := func(ns, name string) model.ObjectRef { return ref(model.KindMCPServer, ns, name) }
 
-	seed, seedOpts := load("seed-001-route")
-	gw := seed.Gateways[0].DeepCopy()
+	ex, exOpts := load("example-route")
+	gw := ex.Gateways[0].DeepCopy()
 	gw.Spec.Listeners[0].Hostname = ptrTo(gwv1.Hostname("other.example.com"))
-	route := seed.HTTPRoutes[0]
-	svc := seed.Services[0].DeepCopy()
+	route := ex.HTTPRoutes[0]
+	svc := ex.Services[0].DeepCopy()
 	svc.OwnerReferences = nil
 
 	parents, parentsOpts := load("cross-namespace-parents")
@@ -301,10 +301,10 @@ func TestAffectedBy(t *testing.T) {
 		old, new any
 		want     []model.ObjectRef
 	}{
-		{"gateway listener renamed", seed, seedOpts, seed.Gateways[0], gw, []model.ObjectRef{srv("production", "my-mcp-server")}},
-		{"gateway deleted", seed, seedOpts, seed.Gateways[0], nil, []model.ObjectRef{srv("production", "my-mcp-server")}},
-		{"route deleted", seed, seedOpts, route, nil, []model.ObjectRef{srv("production", "my-mcp-server")}},
-		{"service loses its owner", seed, seedOpts, seed.Services[0], svc, []model.ObjectRef{srv("production", "my-mcp-server")}},
+		{"gateway listener renamed", ex, exOpts, ex.Gateways[0], gw, []model.ObjectRef{srv("production", "my-mcp-server")}},
+		{"gateway deleted", ex, exOpts, ex.Gateways[0], nil, []model.ObjectRef{srv("production", "my-mcp-server")}},
+		{"route deleted", ex, exOpts, route, nil, []model.ObjectRef{srv("production", "my-mcp-server")}},
+		{"service loses its owner", ex, exOpts, ex.Services[0], svc, []model.ObjectRef{srv("production", "my-mcp-server")}},
 		// team-a/r loses the Gateway whose listener selects namespaces
 		// labelled expose=true.
 		// The resources of the routes sharing that Gateway may change too:
@@ -344,7 +344,7 @@ func TestAffectedBy(t *testing.T) {
 // TestAffectedByCouplings: entries depend on each other through shared
 // remote URLs and names, and the mapping follows.
 func TestAffectedByCouplings(t *testing.T) {
-	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "seed-001-route"))
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "example-route"))
 	// other holds, by annotation, the URL the route gives my-mcp-server, so
 	// one of the two loses it (DuplicateRemoteURL) while the route exports.
 	other := &model.MCPRemoteProxy{ObjectMeta: metav1.ObjectMeta{Namespace: "staging", Name: "other", Annotations: map[string]string{

@@ -66,7 +66,7 @@ func TestMatchName(t *testing.T) {
 		{"io.github.stacklok/slack-mcp", []string{"io.github.*"}, nil, true},           // "*" crosses "/"
 		{"io.github.stacklok/slack-mcp", nil, []string{"slack-mcp"}, false},            // exclude by server part
 		{"io.github.stacklok/other", []string{"io.github.stacklok"}, nil, false},       // the namespace alone is not the server part
-		{"team-a-mcp-servers/github-mcp", []string{"team-a-mcp-servers/*"}, nil, true}, // prefixed names (seed 000)
+		{"team-a-mcp-servers/github-mcp", []string{"team-a-mcp-servers/*"}, nil, true}, // prefixed names (example-all-teams)
 		{"io.github.stacklok/slack-mcp", []string{"*/slack-*"}, nil, true},
 		{"io.github.stacklok/slack-mcp", []string{"*slack*"}, nil, true}, // * crosses "/"
 		{"io.github.stacklok/slack-mcp", []string{"io.github.stacklok/*"}, nil, true},
@@ -277,8 +277,9 @@ func kept(f *Filter, servers []*model.Server) map[int]bool {
 	return out
 }
 
-// TestFilterLaws checks the laws of SPEC §10 and the definition of §5 against
-// random names, tags and patterns.
+// TestFilterLaws checks the laws of filtering (the empty filter keeps all; an
+// exclude never adds, an include never removes) and the rule of the package
+// doc against random names, tags and patterns.
 func TestFilterLaws(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		fx := drawFixture(t)
@@ -328,7 +329,7 @@ func TestFilterLaws(t *testing.T) {
 			}
 		}
 
-		// Match agrees with the definition of §5 built from single patterns:
+		// Match agrees with the package doc's rule built from single patterns:
 		// exclude wins, include-if-any, name AND tags.
 		one := func(p, name string) bool {
 			g, err := New(model.IncludeExclude{Include: []string{p}}, model.IncludeExclude{})

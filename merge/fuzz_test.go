@@ -11,8 +11,9 @@ import (
 )
 
 // FuzzMerge runs whole merges over ConfigMaps whose data is arbitrary bytes
-// (one in data, one in binaryData, one fixed): no panic, and whatever comes
-// out is valid (§8), deterministic and independent of ConfigMap order.
+// (one in data, one in binaryData, one fixed): no panic, and whatever comes out
+// is valid (model.ValidateJSON), deterministic and independent of ConfigMap
+// order.
 func FuzzMerge(f *testing.F) {
 	f.Add([]byte(`{"servers":[{"name":"github-mcp","image":"ghcr.io/github/mcp-server:latest"}]}`),
 		[]byte(`{"servers":[{"name":"github-mcp","image":"ghcr.io/github/mcp-server:v2"}]}`), uint8(0))

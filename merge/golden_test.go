@@ -137,7 +137,7 @@ func checkAbsent(t *testing.T, path string) {
 }
 
 // TestGolden runs every case of testdata/merge and checks that, together,
-// they show every merge reason of SPEC §8.
+// they show every reason a merge reports (docs/diagnostics.md).
 func TestGolden(t *testing.T) {
 	seen := map[model.Reason]bool{}
 	for _, dir := range golden.Cases(t, goldenDir) {
@@ -178,7 +178,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// mergeReasons are the reasons of SPEC §8 a merge reports.
+// mergeReasons are the reasons a merge reports (docs/diagnostics.md).
 var mergeReasons = []model.Reason{
 	model.ReasonInvalidSelector, model.ReasonNoConfigMapsSelected, model.ReasonMissingKey,
 	model.ReasonInvalidJSON, model.ReasonUnknownFormat, model.ReasonInvalidEntry,

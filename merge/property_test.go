@@ -162,7 +162,7 @@ func isDrop(d model.Diagnostic) bool {
 	return false
 }
 
-// TestMergeProperties checks the properties of SPEC §10 on generated
+// TestMergeProperties checks the merge's guarantees on generated
 // ConfigMap sets: permutation invariance of bytes, hash and diagnostics;
 // accounting; unique names; validity of every output; idempotence.
 func TestMergeProperties(t *testing.T) {
@@ -197,7 +197,7 @@ func TestMergeProperties(t *testing.T) {
 			t.Fatal("a registry and a ConflictError")
 		}
 
-		// Every output is valid (§8), names unique included.
+		// Every output passes the upstream rules, names unique included.
 		doc := res.Document()
 		if ds := model.ValidateJSON(doc, model.ObjectRef{Kind: "File", Name: "out"}); ds.HasErrors() {
 			t.Fatalf("invalid output:\n%v\n%s", ds.WithSeverity(model.SeverityError), doc)

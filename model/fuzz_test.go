@@ -8,7 +8,7 @@ import (
 )
 
 // FuzzParse: no input panics; whatever is produced encodes to valid JSON that
-// passes the §8 check and converts again to the same bytes.
+// passes ValidateJSON and converts again to the same bytes.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`{"data":{"servers":[{"name":"a.b/cc","description":"d","version":"1"}]}}`,

@@ -30,7 +30,8 @@ func remote(fields string) string {
 // extField is the field path of the extensions ext builds.
 const extField = "_meta[io.modelcontextprotocol.registry/publisher-provided][io.github.stacklok][ghcr.io/acme/x:1]."
 
-// TestValidateServer is the truth table of the entry rules: SPEC §8 and every
+// TestValidateServer is the truth table of the entry rules: the upstream
+// registry's (docs/compatibility.md, docs/decisions.md) and every
 // rule of ToolHive's schemas (server.json, publisher-provided extensions).
 // Each row is an entry, the reason and severity expected (none for a valid
 // entry), the field of the diagnostic and a fragment its message must hold,
@@ -326,7 +327,8 @@ const (
 )
 
 // BenchmarkValidateServer compares the check of a converted catalog entry
-// with json.Valid over the same bytes (SPEC §10's yardstick for merges).
+// with json.Valid over the same bytes (the floor the README's Performance
+// section measures merges against).
 func BenchmarkValidateServer(b *testing.B) {
 	for name, entry := range map[string]string{"image": benchImageEntry, "remote": benchRemoteEntry} {
 		s, err := model.ParseServer([]byte(entry))

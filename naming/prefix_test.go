@@ -96,7 +96,7 @@ func TestAssign(t *testing.T) {
 		steps  []Step
 	}{
 		{
-			name: "seed 000",
+			name: "example cluster",
 			copies: []Copy{
 				{"io.github.stacklok/github-mcp", "team-a-mcp-servers"},
 				{"io.github.stacklok/slack-mcp", "team-a-mcp-servers"},

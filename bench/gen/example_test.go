@@ -22,8 +22,8 @@ func ExampleToolHiveCatalog() {
 	// Output: 40 container servers, 20 remote servers, 1 group
 }
 
-// The data of SPEC §10's merge benchmark, at a tenth of its size: files of
-// 1,000 compact entries, each under the 1 MiB a ConfigMap holds.
+// The data of the merge benchmark (README, Performance), at a tenth of its
+// size: files of 1,000 compact entries, each under the 1 MiB a ConfigMap holds.
 func ExampleUpstreamFiles() {
 	o := gen.DefaultScale
 	o.Files, o.Servers = 10, 10_000

@@ -122,7 +122,8 @@ func TestDiscoverGolden(t *testing.T) {
 	}
 }
 
-// TestDiscoverExampleCluster: with no -f, discover shows the seeds' examples.
+// TestDiscoverExampleCluster: with no -f, discover shows the example cluster's
+// servers (cmd/mcpreg/example).
 func TestDiscoverExampleCluster(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "discover", "--now", discoverNow)
 	if code != exitOK {
@@ -141,7 +142,7 @@ func TestDiscoverExampleCluster(t *testing.T) {
 		{"dev.stacklok.toolhive/mcp-servers.internal-analytics", "Internal analytics MCP server for business metrics", "sse", "https://mcp.company.com/analytics"},
 		{"dev.stacklok.toolhive/mcp-servers.vendor-crm", "The vendor's hosted CRM MCP server, behind the company's auth proxy", "streamable-http", "https://mcp.company.com/crm"},
 		{"com.company/engineering-tools", "All tools of the engineering team's MCP servers behind one endpoint", "streamable-http", "https://mcp.company.com/engineering"},
-		// Only seed 002's HTTPRoute exports this one (040-gateway.yaml).
+		// Only the HTTPRoute github-mcp-external exports this one (040-gateway.yaml).
 		{"dev.stacklok.toolhive/mcp-servers.github-mcp", "GitHub MCP server for repository operations", "sse", "https://mcp.company.com/github"},
 	} {
 		s := byName[want.name]
@@ -162,15 +163,17 @@ func TestDiscoverExampleCluster(t *testing.T) {
 	}
 }
 
-// TestDiscoverRoutes: Method 2 through the CLI. Seed 001's HTTPRoute example
-// gives the seed's URL; --endpoint-path turns the example cluster's route
-// URLs into the paths that reach the proxy's endpoints; namespaced Gateway API
-// objects without a namespace are in "default", like the rest.
+// TestDiscoverRoutes: discovery by HTTPRoute through the CLI. The example route
+// (testdata/discovery/example-route, the route of the example cluster's
+// 040-gateway.yaml) gives https://mcp.example.com/servers/my-mcp-server;
+// --endpoint-path turns the example cluster's route URLs into the paths that
+// reach the proxy's endpoints; namespaced Gateway API objects without a
+// namespace are in "default", like the rest.
 func TestDiscoverRoutes(t *testing.T) {
-	seed001 := filepath.Join("..", "..", "testdata", "discovery", "seed-001-route", "input.yaml")
-	code, stdout, stderr := runCLI(t, "", "discover", "-f", seed001, "--now", discoverNow)
+	exampleRoute := filepath.Join("..", "..", "testdata", "discovery", "example-route", "input.yaml")
+	code, stdout, stderr := runCLI(t, "", "discover", "-f", exampleRoute, "--now", discoverNow)
 	if code != exitOK || !strings.Contains(stdout, `"url": "https://mcp.example.com/servers/my-mcp-server"`) {
-		t.Errorf("seed 001 route: exit %d\n%s\n%s", code, stdout, stderr)
+		t.Errorf("example route: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 
 	code, stdout, stderr = runCLI(t, "", "discover", "--now", discoverNow,
@@ -336,7 +339,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (int, string, string) {
 // ToolHive's paths with --endpoint-path, and --endpoint-path overrides one
 // type of it.
 func TestDiscoverToolHiveEndpoints(t *testing.T) {
-	dir := filepath.Join("..", "..", "testdata", "discovery", "seed-001-route-endpoint-path")
+	dir := filepath.Join("..", "..", "testdata", "discovery", "example-route-endpoint-path")
 	in := filepath.Join(dir, "input.yaml")
 	code, stdout, stderr := runCLI(t, "", "discover", "-f", in, "--now", discoverNow, "--toolhive-endpoints")
 	if code != exitOK {

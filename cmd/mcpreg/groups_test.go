@@ -37,8 +37,8 @@ func TestGroupsGolden(t *testing.T) {
 	}
 }
 
-// TestGroupsExampleCluster: with no -f, groups reports seed 004's two groups,
-// members in and out, and the dangling groupRef.
+// TestGroupsExampleCluster: with no -f, groups reports the example cluster's
+// two groups, members in and out, and the dangling groupRef.
 func TestGroupsExampleCluster(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "", "groups", "--now", discoverNow)
 	if code != exitOK {

@@ -37,8 +37,9 @@ func mergedNames(t *testing.T, doc string) []string {
 	return names
 }
 
-// TestMergeSeedExamples runs seed 000's examples from the embedded cluster.
-func TestMergeSeedExamples(t *testing.T) {
+// TestMergeExampleCluster runs the three MCPRegistries of the embedded
+// example cluster (cmd/mcpreg/example/010-merge.yaml).
+func TestMergeExampleCluster(t *testing.T) {
 	tests := []struct {
 		registry string
 		want     []string
@@ -69,17 +70,17 @@ func TestMergeSeedExamples(t *testing.T) {
 	}
 	// The document is the one of the golden case with the same manifests.
 	_, out, _ := mergeCLI(t, "", "merge", "--mcpregistry", "all-teams-registry", "--namespace", "toolhive-system", "--now", "2025-01-01T00:00:00Z")
-	want, err := os.ReadFile("../../testdata/merge/seed-all-teams/want.json")
+	want, err := os.ReadFile("../../testdata/merge/example-all-teams/want.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out != string(want) {
-		t.Errorf("CLI output differs from testdata/merge/seed-all-teams/want.json")
+		t.Errorf("CLI output differs from testdata/merge/example-all-teams/want.json")
 	}
 }
 
 func TestMergeSelectorForm(t *testing.T) {
-	dir := "../../testdata/merge/seed-all-teams"
+	dir := "../../testdata/merge/example-all-teams"
 	code, out, errs := mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
 		"--selector", "toolhive.stacklok.dev/registry=true", "--include", "team-*", "--exclude", "*-b-*")
 	if code != exitOK {
@@ -128,7 +129,7 @@ func TestMergeSelectorForm(t *testing.T) {
 // TestMergeErrors: an Error diagnostic that stops the merge exits 1 with
 // nothing on stdout.
 func TestMergeErrors(t *testing.T) {
-	dir := "../../testdata/merge/seed-all-teams"
+	dir := "../../testdata/merge/example-all-teams"
 	tests := []struct {
 		name   string
 		args   []string

@@ -9,9 +9,9 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
-// benchCluster is SPEC §10's discovery scale on the URL side: 10,000
-// HTTPRoutes in 100 namespaces over 50 Gateways of 4 listeners each (Same,
-// All, Selector allowedRoutes; exact, wildcard and no hostnames).
+// benchCluster is the discovery benchmark's scale (README, Performance) on the
+// URL side: 10,000 HTTPRoutes in 100 namespaces over 50 Gateways of 4 listeners
+// each (Same, All, Selector allowedRoutes; exact, wildcard and no hostnames).
 func benchCluster(routes, gateways int) ([]*gwv1.Gateway, []*corev1.Namespace, []*gwv1.HTTPRoute) {
 	var nss []*corev1.Namespace
 	for i := range 100 {
@@ -92,8 +92,8 @@ func BenchmarkRouteURLs10k(b *testing.B) {
 
 // TestDiscoveryScale runs the benchmark's pass once at full scale and checks
 // its result exactly. It also guards the time against a gross regression (a
-// scan of all Gateways per route, say): the limit is 2.5 times SPEC §10's
-// 100 ms budget for the whole discovery, because test machines are shared;
+// scan of all Gateways per route, say): the limit is 2.5 times the README's
+// 100 ms target for the whole discovery, because test machines are shared;
 // BenchmarkRouteURLs10k gives the real figure.
 func TestDiscoveryScale(t *testing.T) {
 	// Speed is BenchmarkRouteURLs10k's business (timed tests are noise on a

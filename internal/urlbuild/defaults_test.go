@@ -170,7 +170,7 @@ func TestDefaultMatches(t *testing.T) {
 // TestAPIEdges: nil inputs, out-of-range indexes and duplicates never panic
 // and always say what happened.
 func TestAPIEdges(t *testing.T) {
-	route, gw := testSeed001()
+	route, gw := testExampleRoute()
 	var nilIndex *Index
 	if urls, ds := RouteURLs(nilIndex, route, 0, RuleOptions{}); len(urls) != 0 || len(ds.WithReason(model.ReasonParentNotFound)) != 1 {
 		t.Errorf("nil index: %v %v; want no URL and ParentNotFound", urls, ds)
@@ -212,9 +212,9 @@ func TestAPIEdges(t *testing.T) {
 	}
 }
 
-// testSeed001 is seed 001's route and Gateway (see example_test.go for the
-// same objects used as documentation).
-func testSeed001() (*gwv1.HTTPRoute, *gwv1.Gateway) {
+// testExampleRoute is the route production/my-mcp-server-route and its
+// Gateway (see example_test.go for the same objects used as documentation).
+func testExampleRoute() (*gwv1.HTTPRoute, *gwv1.Gateway) {
 	ref := gwv1.ParentReference{Name: "main-gateway", Namespace: ptr(gwv1.Namespace("gateway-system"))}
 	route := &gwv1.HTTPRoute{
 		ObjectMeta: metav1.ObjectMeta{Name: "my-mcp-server-route", Namespace: "production"},

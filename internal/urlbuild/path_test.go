@@ -133,7 +133,7 @@ func TestExternalPath(t *testing.T) {
 		want     string
 		wantErr  string
 	}{
-		// Seed 001's rule: /servers/my-mcp-server, ReplacePrefixMatch "/".
+		// The example route's rule: /servers/my-mcp-server, ReplacePrefixMatch "/".
 		{endpoint: "/mcp", match: prefixMatch("/servers/my-mcp-server"), filter: replacePrefix("/"), want: "/servers/my-mcp-server/mcp"},
 		{endpoint: "/", match: prefixMatch("/servers/my-mcp-server"), filter: replacePrefix("/"), want: "/servers/my-mcp-server"},
 		{endpoint: "/mcp", match: prefixMatch("/github"), filter: replacePrefix("/"), want: "/github/mcp"},
@@ -144,7 +144,8 @@ func TestExternalPath(t *testing.T) {
 		{endpoint: "/api", match: prefixMatch("/github"), filter: replacePrefix("/api/"), want: "/github"},
 		{endpoint: "/mcp", match: prefixMatch("/github"), filter: replacePrefix("/api"), wantErr: `paths under "/api"`},
 		{endpoint: "/apimcp", match: prefixMatch("/github"), filter: replacePrefix("/api"), wantErr: `paths under "/api"`},
-		// Seed 002's rule: PathPrefix /github, no rewrite: the backend sees /github/...
+		// The github-mcp-external route's rule: PathPrefix /github, no
+		// rewrite: the backend sees /github/...
 		{endpoint: "/mcp", match: prefixMatch("/github"), wantErr: `under PathPrefix "/github", and the endpoint path "/mcp" is not`},
 		{endpoint: "/github/mcp", match: prefixMatch("/github"), want: "/github/mcp"},
 		{endpoint: "/mcp", match: prefixMatch("/"), want: "/mcp"},
