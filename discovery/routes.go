@@ -103,7 +103,9 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		switch value {
 		case "true":
 			if w.gateways == nil {
-				w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
+				// The exported routes are attached while the index files
+				// them, their memory at hand, rather than again in the walk.
+				w.gateways = urlbuild.NewIndexAttaching(snap.Gateways, snap.Namespaces, snap.HTTPRoutes, exportedRoute)
 			}
 			var d model.Diagnostics
 			out, d = w.walk(r, pos, out)
@@ -154,6 +156,10 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 	}
 	return dropRanges(out, outs), dropRanges(ds, dss)
 }
+
+// exportedRoute reports whether the route's registry-export annotation is
+// "true": the routes the walk attaches.
+func exportedRoute(r *gwv1.HTTPRoute) bool { return r.Annotations[AnnotationExport] == "true" }
 
 // routeSpan is what one route gave: out[0]:out[1] of the exports,
 // ds[0]:ds[1] of the diagnostics.

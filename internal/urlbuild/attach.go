@@ -91,8 +91,10 @@ type Attachment struct {
 	// scheme https or not: Attach works it out for a route of one origin,
 	// so that checking its URLs needs no look-up. The origin is kept apart
 	// from Origins, which the caller may change.
-	recv      *listenerEntry
-	recvG     *gatewayEntry
+	recv  *listenerEntry
+	recvG *gatewayEntry
+	// recvVia is the listener the origin came from.
+	recvVia   *listenerEntry
 	recvHost  string
 	recvPort  gwv1.PortNumber
 	recvHTTPS bool
@@ -133,6 +135,10 @@ func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 	if ix != nil && i >= 0 && i < len(ix.entryAt) {
 		if e := ix.entryAt[i]; e != nil && e.route == route {
 			a.entry = e
+			if e.memo.ok {
+				a.fromMemo(&e.memo)
+				return
+			}
 		}
 	}
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
@@ -377,7 +383,7 @@ func (st *attachState) keepReachable() {
 	// attached holds the listeners the route is attached to, built the first
 	// time an origin is shadowed.
 	var attached map[*listenerEntry]bool
-	var recv *listenerEntry
+	var recv, recvVia *listenerEntry
 	var recvG *gatewayEntry
 	for j, p := range a.Origins {
 		src := st.via[j]
@@ -389,7 +395,7 @@ func (st *attachState) keepReachable() {
 		}
 		if w == nil {
 			kept = append(kept, p)
-			recv, recvG = r, src.g
+			recv, recvG, recvVia = r, src.g, src.l
 			continue
 		}
 		if attached == nil {
@@ -409,8 +415,36 @@ func (st *attachState) keepReachable() {
 	a.Origins = kept
 	if len(kept) == 1 {
 		o := kept[0]
-		a.recv, a.recvG, a.recvHost, a.recvPort, a.recvHTTPS = recv, recvG, o.Host, o.Port, o.Scheme == "https"
+		a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = recv, recvG, recvVia, o.Host, o.Port, o.Scheme == "https"
 	}
+}
+
+// memo returns the attachMemo of a, ok when a has one origin and no
+// diagnostics (keepReachable then knows the origin's listeners).
+func (a *Attachment) memo() attachMemo {
+	if len(a.Origins) != 1 || len(a.Diagnostics) != 0 || a.recvG == nil || a.recvVia == nil {
+		return attachMemo{}
+	}
+	o := &a.Origins[0]
+	return attachMemo{g: a.recvG, l: a.recvVia, recv: a.recv, host: o.Host, parent: int32(o.ParentIndex), fromAddress: o.FromAddress, ok: true}
+}
+
+// fromMemo fills a, which AttachAt has reset for its route, from the memo
+// of that route: what attaching it again would give.
+func (a *Attachment) fromMemo(m *attachMemo) {
+	route := a.route
+	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
+	a.originBuf[0] = Origin{
+		ParentIndex: int(m.parent),
+		Gateway:     types.NamespacedName{Namespace: m.g.namespace, Name: m.g.name},
+		Listener:    gwv1.SectionName(m.l.name),
+		Scheme:      m.l.scheme,
+		Host:        m.host,
+		Port:        m.l.port,
+		FromAddress: m.fromAddress,
+	}
+	a.Origins = a.originBuf[:1]
+	a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = m.recv, m.g, m.l, m.host, m.l.port, m.l.scheme == "https"
 }
 
 // matches reports whether the listener is one the parentRef selects and can

@@ -37,6 +37,10 @@ type Index struct {
 	// scratch holds *attachScratch values for Attach to reuse from route to
 	// route; a pool keeps an Index safe for concurrent use.
 	scratch sync.Pool
+	// attachEarly, when not nil, says which routes NewIndexAttaching
+	// attaches while filing them (see routeEntry.memo); only read during
+	// construction.
+	attachEarly func(*gwv1.HTTPRoute) bool
 }
 
 type nsName struct{ namespace, name string }
@@ -141,6 +145,19 @@ type gatewayAddresses struct {
 // its name as the value: the API server sets it on every Namespace, and
 // allowedRoutes selectors use it.
 func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes ...*gwv1.HTTPRoute) *Index {
+	return NewIndexAttaching(gateways, namespaces, routes, nil)
+}
+
+// NewIndexAttaching is [NewIndex] that also resolves the parentRefs of the
+// routes for which attach returns true, each while the index files it and
+// its memory is at hand, rather than when [Index.AttachAt] is later asked
+// for it, a pass over the routes later, when a large snapshot's routes have
+// long left the cache. AttachAt at the route's position then gives the same
+// Attachment without reading the route's parentRefs, hostnames or status
+// again (when the route has one origin and no diagnostic, the common case;
+// otherwise it works the Attachment out as usual). attach may be nil; it is
+// called at most once per route, during construction only.
+func NewIndexAttaching(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes []*gwv1.HTTPRoute, attach func(*gwv1.HTTPRoute) bool) *Index {
 	ix := &Index{
 		gateways:   make(map[nsName]*gatewayEntry, len(gateways)),
 		namespaces: make(map[string]labels.Set, len(namespaces)),
@@ -173,7 +190,9 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes .
 		chosen[ns.Name] = ns
 		ix.namespaces[ns.Name] = namespaceLabels(ns)
 	}
+	ix.attachEarly = attach
 	ix.addRoutes(routes)
+	ix.attachEarly = nil
 	return ix
 }
 

@@ -131,6 +131,23 @@ type routeEntry struct {
 	home     *routeGroup
 	homeL    *listenerEntry
 	homeHost string
+	// memo is the route's Attachment when NewIndexAttaching worked it out
+	// while filing the route and it was a simple one (see attachMemo).
+	memo attachMemo
+}
+
+// attachMemo is an Attachment of one origin and no diagnostics, the common
+// case, in the few words that rebuild it (see Attachment.fromMemo): the
+// listener the origin came from, its Gateway, the host, the parentRef
+// index, and the listener that receives the origin's requests (see
+// Attachment.recv). ok reports whether there is one.
+type attachMemo struct {
+	g           *gatewayEntry
+	l, recv     *listenerEntry
+	host        string
+	parent      int32
+	fromAddress bool
+	ok          bool
 }
 
 // ref names the route in results and messages.
@@ -672,12 +689,21 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 	matches := make([]matchEntry, 0, len(kept))
 	var keys, hostnames []string
 	filings := make([]filing, 0, len(kept)+len(kept)/4)
+	// att is the scratch Attachment of the routes attached early.
+	var att *Attachment
 	for ri, r := range kept {
 		if each != nil {
 			each(ri, r)
 		}
 		e := &entries[ri]
 		matches = e.init(r, matches)
+		if ix.attachEarly != nil && ix.attachEarly(r) {
+			if att == nil {
+				att = new(Attachment)
+			}
+			ix.AttachAt(att, r, -1)
+			e.memo = att.memo()
+		}
 		routeNS := routeNamespace{ix: ix, name: r.Namespace}
 		hostnames = appendRouteHostnames(hostnames[:0], r.Spec.Hostnames)
 		*mark++

@@ -1,0 +1,129 @@
+package urlbuild
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+)
+
+// sameAttachment fails t unless got (AttachAt on an index that attached
+// some routes early) holds what want (Attach on an index that attached
+// none) holds, down to the receiver it keeps for the URL checks, and gives
+// the same URLs and diagnostics for every rule.
+func sameAttachment(t *rapid.T, r *gwv1.HTTPRoute, want, got *Attachment, opts []RuleOptions) {
+	t.Helper()
+	if d := cmp.Diff(want.Route, got.Route); d != "" {
+		t.Fatalf("%s/%s route (-Attach +early):\n%s", r.Namespace, r.Name, d)
+	}
+	if d := cmp.Diff(want.Origins, got.Origins); d != "" {
+		t.Fatalf("%s/%s origins (-Attach +early):\n%s", r.Namespace, r.Name, d)
+	}
+	// got is reused from route to route: its empty Diagnostics are not nil.
+	if d := cmp.Diff(want.Diagnostics, got.Diagnostics, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("%s/%s diagnostics (-Attach +early):\n%s", r.Namespace, r.Name, d)
+	}
+	type recvOf struct {
+		g             any
+		recv, via     any
+		host          string
+		port          int32
+		https, hasRcv bool
+	}
+	recv := func(a *Attachment) recvOf {
+		// Listeners and Gateways compared by name: the two indexes hold
+		// their own copies.
+		var o recvOf
+		if a.recvG != nil {
+			o.g, o.hasRcv = a.recvG.namespace+"/"+a.recvG.name, true
+		}
+		if a.recv != nil {
+			o.recv = a.recv.name
+		}
+		if a.recvVia != nil {
+			o.via = a.recvVia.name
+		}
+		o.host, o.port, o.https = a.recvHost, a.recvPort, a.recvHTTPS
+		return o
+	}
+	if w, g := recv(want), recv(got); w != g {
+		t.Fatalf("%s/%s receiver %+v, want %+v", r.Namespace, r.Name, g, w)
+	}
+	for _, o := range opts {
+		for ri := range DefaultRules(r) {
+			wantURLs, wantDs := want.RuleURLs(ri, o)
+			gotURLs, gotDs := got.RuleURLs(ri, o)
+			if d := cmp.Diff(wantURLs, gotURLs); d != "" {
+				t.Fatalf("%s/%s rule %d %+v URLs (-Attach +early):\n%s", r.Namespace, r.Name, ri, o, d)
+			}
+			if d := cmp.Diff(wantDs, gotDs); d != "" {
+				t.Fatalf("%s/%s rule %d %+v diagnostics (-Attach +early):\n%s", r.Namespace, r.Name, ri, o, d)
+			}
+		}
+	}
+}
+
+// TestPropertyAttachEarly: an index that attached a random subset of its
+// routes while filing them (NewIndexAttaching) gives, through AttachAt at
+// each route's position or at a wrong one, the Attachment and the URLs
+// that attaching the route on an index that attached none gives: for the
+// varied parentRefs, listeners, namespaces and addresses of drawWorld, and
+// for the competing routes of drawRoutingWorld, with nil routes and
+// duplicates mixed in.
+func TestPropertyAttachEarly(t *testing.T) {
+	memos := 0
+	check := func(t *rapid.T, w world, opts []RuleOptions) {
+		routes := slices.Clone(w.routes)
+		if rapid.Bool().Draw(t, "nil") {
+			routes = slices.Insert(routes, rapid.IntRange(0, len(routes)).Draw(t, "nilAt"), nil)
+		}
+		if rapid.IntRange(0, 4).Draw(t, "duplicate") == 0 {
+			routes = append(routes, rapid.SampledFrom(w.routes).Draw(t, "dupOf").DeepCopy())
+		}
+		early := make(map[*gwv1.HTTPRoute]bool)
+		for _, r := range routes {
+			if r != nil && rapid.IntRange(0, 3).Draw(t, "early") > 0 {
+				early[r] = true
+			}
+		}
+		calls := make(map[*gwv1.HTTPRoute]int)
+		plain := NewIndex(w.gateways, w.namespaces, routes...)
+		ix := NewIndexAttaching(w.gateways, w.namespaces, routes, func(r *gwv1.HTTPRoute) bool {
+			calls[r]++
+			return early[r]
+		})
+		for r, n := range calls {
+			if n > 1 && !ix.DuplicateRoutes() {
+				t.Fatalf("attach called %d times for %s/%s", n, r.Namespace, r.Name)
+			}
+		}
+		var at Attachment
+		for pos, r := range routes {
+			if r == nil {
+				continue
+			}
+			if rapid.IntRange(0, 3).Draw(t, "wrongPosition") == 0 {
+				pos = (pos + 1) % len(routes)
+			}
+			ix.AttachAt(&at, r, pos)
+			if at.entry != nil && at.entry.memo.ok {
+				memos++
+			}
+			sameAttachment(t, r, plain.Attach(r), &at, opts)
+		}
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		if rapid.Bool().Draw(t, "routing") {
+			rw := drawRoutingWorld(t)
+			check(t, world{gateways: rw.gateways, routes: rw.routes}, []RuleOptions{{EndpointPath: rw.endpoint, Transport: rw.transport}})
+			return
+		}
+		check(t, drawWorld(t), []RuleOptions{{}, {EndpointPath: "/mcp", Transport: TransportStreamableHTTP}})
+	})
+	if memos == 0 {
+		t.Error("AttachAt never used a route's memo")
+	}
+}
