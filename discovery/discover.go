@@ -105,7 +105,7 @@ func Discover(snap Snapshot, opts Options) Result {
 			// A new entry is valid by construction (every part is checked on
 			// the way in); only the official registry's stricter name rule is
 			// left to report.
-			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, dr.primary().ref, dr.nameField, "%s", model.Text(strict)))
+			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, dr.primary().ref, dr.nameField(), "%s", model.Text(strict)))
 		}
 		built = append(built, builtEntry{name: s.Name(), server: s, draft: dr})
 		nrefs += len(dr.resources)
@@ -130,7 +130,7 @@ func Discover(snap Snapshot, opts Options) Result {
 		rs := refs[:n:n]
 		refs = refs[n:]
 		if n == 1 {
-			rs[0] = dr.primaryRef
+			rs[0] = dr.resources[0].ref
 		} else {
 			for j, r := range dr.resources {
 				rs[j] = r.ref

@@ -19,27 +19,53 @@ type draft struct {
 	// resources is sorted; resources[0], the primary, is the object
 	// diagnostics about the entry as a whole name.
 	resources []*resource
-	// primaryRef is resources[0].ref, kept here to spare a look into the
-	// resource when the entry is written.
-	primaryRef model.ObjectRef
 	// source is the source-registry entry enriched, nil for a new entry.
 	source *model.Server
-	// meta holds the annotation overrides. They come from the primary
-	// resource except those in metaFrom, set by a later one (see absorb).
-	meta     entryMeta
-	metaFrom map[string]model.ObjectRef
-	// name is the entry name; nameField where it came from (for diagnostics);
-	// generated is true when the naming scheme made it.
+	// description, title, version and tier are the annotation overrides
+	// (the name's is name). They come from the primary resource except
+	// those in metaFrom, set by a later one (see absorb). describeDrafts
+	// then resolves description and version to those of the entry. A draft
+	// exists for every exported resource, so it holds no value twice: at
+	// scale its size is megabytes the collector marks.
+	description, title, version, tier string
+	metaFrom                          map[string]model.ObjectRef
+	// name is the entry name; nameFrom where it came from (nameField
+	// spells it out for diagnostics); generated is true when the naming
+	// scheme made it.
 	name      string
-	nameField string
+	nameFrom  nameSource
 	generated bool
-	// description and version as resolved by describeDrafts.
-	description string
-	version     string
 	// remotes are the discovered remotes; sourceRemotes those the source
 	// entry already had (kept as written, headers and all).
 	remotes       []Remote
 	sourceRemotes []model.Remote
+}
+
+// nameSource is where a draft's name came from.
+type nameSource uint8
+
+const (
+	// nameFromResource: the naming scheme applied to metadata.name.
+	nameFromResource nameSource = iota
+	// nameFromAnnotation: the registry-name annotation.
+	nameFromAnnotation
+	// nameFromImage: the source-registry entry matched by spec.image.
+	nameFromImage
+	// nameFromRemoteURL: the source-registry entry matched by spec.remoteURL.
+	nameFromRemoteURL
+)
+
+// nameField is the field path the draft's name came from, for diagnostics.
+func (d *draft) nameField() string {
+	switch d.nameFrom {
+	case nameFromAnnotation:
+		return annotationField(AnnotationName)
+	case nameFromImage:
+		return "spec.image"
+	case nameFromRemoteURL:
+		return "spec.remoteURL"
+	}
+	return "metadata.name"
 }
 
 func (d *draft) primary() *resource { return d.resources[0] }
@@ -74,7 +100,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 	var ds model.Diagnostics
 	for i, m := range ms {
 		if t := m.res.remoteType; t != model.TransportSSE && t != model.TransportStreamableHTTP {
-			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, m.res.typeField,
+			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, m.res.typeField(),
 				"remote type %q is neither %s nor %s; not exported", abbreviate(t), model.TransportSSE, model.TransportStreamableHTTP))
 			continue
 		}
@@ -103,17 +129,18 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		primaries[i] = m.res
 		slab = slab[:len(slab)+1]
 		dr := &slab[len(slab)-1]
-		dr.resources, dr.primaryRef, dr.source, dr.meta, dr.remotes = primaries[i:i+1:i+1], m.res.ref, src, meta, remotes
+		dr.resources, dr.source, dr.remotes = primaries[i:i+1:i+1], src, remotes
+		dr.description, dr.title, dr.version, dr.tier = meta.description, meta.title, meta.version, meta.tier
 		switch {
 		case meta.name != "":
-			dr.name, dr.nameField = meta.name, annotationField(AnnotationName)
+			dr.name, dr.nameFrom = meta.name, nameFromAnnotation
 		case src != nil:
-			dr.name, dr.nameField = src.Name(), "spec.image"
+			dr.name, dr.nameFrom = src.Name(), nameFromImage
 			if m.res.ref.Kind == model.KindMCPRemoteProxy {
-				dr.nameField = "spec.remoteURL"
+				dr.nameFrom = nameFromRemoteURL
 			}
 		default:
-			dr.name, dr.nameField = cfg.opts.Naming.Name(m.res.ref.Namespace, m.res.ref.Name), "metadata.name"
+			dr.name, dr.nameFrom = cfg.opts.Naming.Name(m.res.ref.Namespace, m.res.ref.Name), nameFromResource
 			dr.generated = true
 		}
 		if src != nil {
@@ -149,10 +176,10 @@ func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
 				what, abbreviate(v), d.name, from, what, abbreviate(*dst)))
 		}
 	}
-	take(&d.meta.description, m.description, AnnotationDescription, "description")
-	take(&d.meta.title, m.title, AnnotationTitle, "title")
-	take(&d.meta.version, m.version, AnnotationVersion, "version")
-	take(&d.meta.tier, m.tier, AnnotationTier, "tier")
+	take(&d.description, m.description, AnnotationDescription, "description")
+	take(&d.title, m.title, AnnotationTitle, "title")
+	take(&d.version, m.version, AnnotationVersion, "version")
+	take(&d.tier, m.tier, AnnotationTier, "tier")
 	return ds
 }
 
@@ -168,8 +195,8 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 	for _, d := range drafts {
 		p := d.primary()
 		switch {
-		case d.meta.description != "":
-			d.description = d.meta.description
+		case d.description != "":
+			// The registry-description annotation.
 		case d.source != nil && d.source.Description() != "":
 			d.description = d.source.Description()
 		case cfg.opts.RequireDescription:
@@ -190,8 +217,8 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 			}
 		}
 		switch {
-		case d.meta.version != "":
-			d.version = d.meta.version
+		case d.version != "":
+			// The registry-version annotation.
 		case d.source != nil && d.source.Version() != "":
 			d.version = d.source.Version()
 		default:
@@ -354,13 +381,13 @@ func (d *draft) buildServer() *model.Server {
 	}
 	s.SetName(d.name)
 	s.SetDescription(d.description)
-	if d.meta.title != "" {
-		s.Set(model.KeyTitle, jsonx.Quote(d.meta.title))
+	if d.title != "" {
+		s.Set(model.KeyTitle, jsonx.Quote(d.title))
 	}
 	s.SetVersion(d.version)
 	s.SetRemotes(d.allRemotes())
-	if d.meta.tier != "" {
-		setTier(s, d.meta.tier)
+	if d.tier != "" {
+		setTier(s, d.tier)
 	}
 	return s
 }
@@ -370,16 +397,36 @@ func (d *draft) buildServer() *model.Server {
 // version, remotes) with placeholder values: a clone of one has its member list
 // allocated once at its final size, and setting a member replaces the value
 // in place. They are made per Discover call and never changed.
+//
+// The values of the entries built are written into chunks of
+// serverChunkSize bytes shared by consecutive entries (one allocation per
+// chunk rather than one per entry; each value is capped at its end, so
+// that appending to one copies it rather than writing over the next), and
+// a description or version equal to the previous entry's reuses its bytes:
+// many entries share the default version, and entries made from one
+// template often share a description. Values are never changed in place
+// (model.Server.Set replaces them), so sharing them is safe, as sharing
+// the "$schema" value of the templates is.
 type serverTemplates struct {
 	plain, titled *model.Server
+	// free is the unused end of the current chunk (length 0).
+	free []byte
+	// description and version are the last ones written and their JSON.
+	description, version         string
+	descriptionJSON, versionJSON json.RawMessage
 }
+
+// serverChunkSize is the size of the chunks entry values are written into:
+// small enough that an entry a caller keeps keeps little else, large enough
+// for the values of some fifty entries.
+const serverChunkSize = 16 << 10
 
 // schemaLiteral is the "$schema" of every new entry, which ToolHive's
 // registry server adds when it is missing: written, the entry comes back
 // from the server as it went in.
 const schemaLiteral = `"` + model.ServerSchemaURL + `"`
 
-func newServerTemplates() serverTemplates {
+func newServerTemplates() *serverTemplates {
 	mk := func(keys ...string) *model.Server {
 		s := &model.Server{}
 		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
@@ -388,7 +435,7 @@ func newServerTemplates() serverTemplates {
 		}
 		return s
 	}
-	return serverTemplates{
+	return &serverTemplates{
 		plain:  mk(model.KeyName, model.KeyDescription, model.KeyVersion, model.KeyRemotes),
 		titled: mk(model.KeyName, model.KeyDescription, model.KeyTitle, model.KeyVersion, model.KeyRemotes),
 	}
@@ -398,30 +445,48 @@ func newServerTemplates() serverTemplates {
 // one buffer and set on a clone of a template: the same members in the same
 // order with the same bytes, in a handful of allocations instead of one or
 // more per member.
-func (t serverTemplates) build(d *draft) *model.Server {
+func (t *serverTemplates) build(d *draft) *model.Server {
 	if d.source != nil || t.plain == nil {
 		return d.buildServer()
 	}
 	tmpl := t.plain
-	if d.meta.title != "" {
+	if d.title != "" {
 		tmpl = t.titled
 	}
 	s := tmpl.Clone()
-	n := len(d.name) + len(d.description) + len(d.meta.title) + len(d.version) + 16
+	reuseDescription := t.descriptionJSON != nil && d.description == t.description
+	reuseVersion := t.versionJSON != nil && d.version == t.version
+	n := len(d.name) + len(d.title) + 16
+	if !reuseDescription {
+		n += len(d.description)
+	}
+	if !reuseVersion {
+		n += len(d.version)
+	}
 	for _, r := range d.remotes {
 		n += len(r.Type) + len(r.URL) + len(`{"type":"","url":""},`)
 	}
-	buf := make([]byte, 0, n)
+	// n is the length of the values unless escapes lengthen them: then
+	// the appends below outgrow the chunk into a buffer of their own.
+	chunk := t.free
+	if cap(chunk) < n {
+		chunk = make([]byte, 0, max(n, serverChunkSize))
+	}
+	buf := chunk
 	var ends [5]int
 	buf = jsonx.AppendQuote(buf, d.name)
 	ends[0] = len(buf)
-	buf = jsonx.AppendQuote(buf, d.description)
+	if !reuseDescription {
+		buf = jsonx.AppendQuote(buf, d.description)
+	}
 	ends[1] = len(buf)
-	if d.meta.title != "" {
-		buf = jsonx.AppendQuote(buf, d.meta.title)
+	if d.title != "" {
+		buf = jsonx.AppendQuote(buf, d.title)
 	}
 	ends[2] = len(buf)
-	buf = jsonx.AppendQuote(buf, d.version)
+	if !reuseVersion {
+		buf = jsonx.AppendQuote(buf, d.version)
+	}
 	ends[3] = len(buf)
 	if remotesInOrder(d.remotes) {
 		// What allRemotes would return (no source remotes; one per type and
@@ -438,19 +503,31 @@ func (t serverTemplates) build(d *draft) *model.Server {
 		buf = appendRemotesJSON(buf, d.allRemotes())
 	}
 	ends[4] = len(buf)
+	if cap(buf) == cap(chunk) {
+		// Written within the chunk: the rest of it is for the next entries.
+		t.free = chunk[len(buf):len(buf)]
+	} else {
+		t.free = chunk
+	}
+	if !reuseDescription {
+		t.description, t.descriptionJSON = d.description, buf[ends[0]:ends[1]:ends[1]]
+	}
+	if !reuseVersion {
+		t.version, t.versionJSON = d.version, buf[ends[2]:ends[3]:ends[3]]
+	}
 	s.Set(model.KeyName, buf[0:ends[0]:ends[0]])
-	s.Set(model.KeyDescription, buf[ends[0]:ends[1]:ends[1]])
-	if d.meta.title != "" {
+	s.Set(model.KeyDescription, t.descriptionJSON)
+	if d.title != "" {
 		s.Set(model.KeyTitle, buf[ends[1]:ends[2]:ends[2]])
 	}
-	s.Set(model.KeyVersion, buf[ends[2]:ends[3]:ends[3]])
+	s.Set(model.KeyVersion, t.versionJSON)
 	if ends[4] > ends[3] {
 		s.Set(model.KeyRemotes, buf[ends[3]:ends[4]:ends[4]])
 	} else {
 		s.Delete(model.KeyRemotes) // as SetRemotes does with no remotes
 	}
-	if d.meta.tier != "" {
-		setTier(s, d.meta.tier)
+	if d.tier != "" {
+		setTier(s, d.tier)
 	}
 	return s
 }

@@ -98,12 +98,12 @@ type merged struct {
 func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
 	exports := groupExports(lists...)
 	// The merged values live in one slab whose capacity (one per export) is
-	// never exceeded.
+	// never exceeded; out has room for one per export too.
 	slab := make([]merged, 0, len(exports))
 	// cands holds the URLs of the exports that hold one (see export.add):
 	// its capacity, one per export, is never exceeded.
 	cands := make([]candidateURL, 0, len(exports))
-	var out []*merged
+	out := make([]*merged, 0, len(exports))
 	var ds model.Diagnostics
 	for i := 0; i < len(exports); {
 		j := i + 1
@@ -115,14 +115,13 @@ func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
 		res := group[0].res
 		var direct, routed []candidateURL
 		annotated, urlAnnotated := false, false
-		if e := &group[0]; len(group) == 1 && (e.hasOne && e.one.source == sourceRoute || len(e.urls) > 0 && e.urls[0].source == sourceRoute) {
+		if e := group[0]; len(group) == 1 && (e.hasOne && e.one.source == sourceRoute || len(e.urls) > 0 && e.urls[0].source == sourceRoute) {
 			// One route alone (the common case of Method 2): its URLs, all
 			// from routes, as they are.
 			routed = e.candidates(&cands)
 			group = nil
 		}
-		for k := range group {
-			e := &group[k]
+		for _, e := range group {
 			annotated = annotated || e.annotated
 			urlAnnotated = urlAnnotated || e.urlAnnotated
 			if e.hasOne {
@@ -174,13 +173,15 @@ func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
 // order of the index (resource.order; by compare for resources of equal
 // order). Exports of one resource keep their order in the input, which
 // nothing depends on: what a resource's exports say is merged whatever their
-// order.
+// order. It returns pointers into lists, which it does not change: moving
+// the exports themselves, 88 bytes each, costs more than the look through
+// a pointer it saves.
 //
 // It is a counting sort on the order, linear in the exports and resources:
 // a comparison sort of a hundred thousand exports costs several times more.
 // When two resources share an order (resources made outside an index, as in
 // tests) or an order is negative, it sorts by comparison instead.
-func groupExports(lists ...[]export) []export {
+func groupExports(lists ...[]export) []*export {
 	n, maxOrder, negative := 0, -1, false
 	for _, l := range lists {
 		n += len(l)
@@ -190,12 +191,14 @@ func groupExports(lists ...[]export) []export {
 			negative = negative || o < 0
 		}
 	}
-	byCompare := func() []export {
-		out := make([]export, 0, n)
+	byCompare := func() []*export {
+		out := make([]*export, 0, n)
 		for _, l := range lists {
-			out = append(out, l...)
+			for k := range l {
+				out = append(out, &l[k])
+			}
 		}
-		slices.SortFunc(out, func(a, b export) int {
+		slices.SortStableFunc(out, func(a, b *export) int {
 			if a.res.order != b.res.order {
 				return cmp.Compare(a.res.order, b.res.order)
 			}
@@ -215,11 +218,11 @@ func groupExports(lists ...[]export) []export {
 	for i := 1; i < len(start); i++ {
 		start[i] += start[i-1]
 	}
-	sorted := make([]export, n)
+	sorted := make([]*export, n)
 	for _, l := range lists {
 		for k := range l {
 			o := l[k].res.order
-			sorted[start[o]] = l[k]
+			sorted[start[o]] = &l[k]
 			start[o]++
 		}
 	}

@@ -39,12 +39,12 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 		p := d.primary()
 		if d.generated {
 			if short, cut := fitName(d.name); cut {
-				ds = append(ds, model.Warningf(model.ReasonNameTooLong, p.ref, d.nameField,
+				ds = append(ds, model.Warningf(model.ReasonNameTooLong, p.ref, d.nameField(),
 					"generated name %q is %d characters; shortened to %q", abbreviate(d.name), utf8.RuneCountInString(d.name), short))
 				d.name = short
 			}
 			if invalid := checkGeneratedName(d.name); invalid != "" {
-				ds = append(ds, model.Warningf(model.ReasonInvalidEntry, p.ref, d.nameField,
+				ds = append(ds, model.Warningf(model.ReasonInvalidEntry, p.ref, d.nameField(),
 					"cannot name the entry after the resource: %s; not exported (set %s)", invalid, AnnotationName))
 				continue
 			}
@@ -91,7 +91,7 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 			suffix[old] = i + 1
 		}
 		used[next] = true
-		ds = append(ds, model.Warningf(model.ReasonDuplicateName, p.ref, d.nameField,
+		ds = append(ds, model.Warningf(model.ReasonDuplicateName, p.ref, d.nameField(),
 			"name %q is already taken by the entry of %s; renamed %q", old, k.primary().ref, next))
 		d.name = next
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"math/bits"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,10 +22,9 @@ type resource struct {
 	ref  model.ObjectRef
 	uid  types.UID
 	meta *metav1.ObjectMeta
-	// remoteType is the remotes[].type clients use to reach it; typeField
-	// the spec field it comes from.
+	// remoteType is the remotes[].type clients use to reach it; typeFrom
+	// the spec field it comes from (see typeField).
 	remoteType string
-	typeField  string
 	// image is an MCPServer's spec.image; remoteURL an MCPRemoteProxy's
 	// spec.remoteURL. They are only used to find a source-registry entry.
 	image     string
@@ -41,14 +41,43 @@ type resource struct {
 	// The values of the annotations discovery reads, taken from the object
 	// once by indexResources (readAnnotations): the later stages read them
 	// here rather than look into the object's map again, a cache miss or
-	// more each at scale. annHas says which are present (has* bits).
-	annExport, annURL, annDescription, annTitle, annVersion, annTier, annName string
-	annHas                                                                    uint8
+	// more each at scale. annHas says which are present (has* bits);
+	// annExport is registry-export's value and anns those of the others
+	// present, in the order of their bits. A resource mostly has one or
+	// two of them: a field for each would make the resources, held all
+	// through discovery, half as large again, megabytes the collector
+	// marks at scale.
+	annExport string
+	anns      []string
+	annHas    uint8
+	// typeFrom is the field remoteType comes from (see typeField).
+	typeFrom typeSource
 	// dup is set on a copy of a resource the index does not hold (see
 	// indexResources); slabAt is the resource's position in the index's
 	// slab.
 	dup    bool
-	slabAt int
+	slabAt int32
+}
+
+// typeSource is the spec field a resource's remote type comes from.
+type typeSource uint8
+
+const (
+	typeFromNone typeSource = iota
+	typeFromTransport
+	typeFromProxyMode
+)
+
+// typeField is the spec field path remoteType comes from, for diagnostics
+// ("" when unknown).
+func (r *resource) typeField() string {
+	switch r.typeFrom {
+	case typeFromTransport:
+		return "spec.transport"
+	case typeFromProxyMode:
+		return "spec.proxyMode"
+	}
+	return ""
 }
 
 // Bits of resource.annHas.
@@ -62,55 +91,108 @@ const (
 	hasName
 )
 
+// numAnnotationBits is the number of has* bits.
+const numAnnotationBits = 7
+
 // readAnnotations records the annotations discovery reads, looking at each
-// annotation once rather than looking each of them up.
-func (r *resource) readAnnotations(ann map[string]string) {
+// annotation once rather than looking each of them up. The values other
+// than registry-export's are appended to *slab, from which r.anns is carved
+// (capped, so that nothing appended later reaches into it); nil slab
+// allocates them on their own.
+func (r *resource) readAnnotations(ann map[string]string, slab *stringSlab) {
+	var vals [numAnnotationBits]string
 	for k, v := range ann {
 		name, ok := strings.CutPrefix(k, AnnotationPrefix)
 		if !ok {
 			continue
 		}
+		var bit uint8
 		switch name {
 		case "registry-export":
 			r.annExport, r.annHas = v, r.annHas|hasExport
+			continue
 		case "registry-url":
-			r.annURL, r.annHas = v, r.annHas|hasURL
+			bit = hasURL
 		case "registry-description":
-			r.annDescription, r.annHas = v, r.annHas|hasDescription
+			bit = hasDescription
 		case "registry-title":
-			r.annTitle, r.annHas = v, r.annHas|hasTitle
+			bit = hasTitle
 		case "registry-version":
-			r.annVersion, r.annHas = v, r.annHas|hasVersion
+			bit = hasVersion
 		case "registry-tier":
-			r.annTier, r.annHas = v, r.annHas|hasTier
+			bit = hasTier
 		case "registry-name":
-			r.annName, r.annHas = v, r.annHas|hasName
+			bit = hasName
+		default:
+			continue
+		}
+		vals[bits.TrailingZeros8(bit)] = v
+		r.annHas |= bit
+	}
+	n := bits.OnesCount8(r.annHas &^ hasExport)
+	if n == 0 {
+		return
+	}
+	var out []string
+	if slab != nil {
+		out = slab.take(n)
+	} else {
+		out = make([]string, n)
+	}
+	j := 0
+	for i := range vals {
+		if bit := uint8(1) << i; bit != hasExport && r.annHas&bit != 0 {
+			out[j] = vals[i]
+			j++
 		}
 	}
+	r.anns = out
 }
 
 // annotation returns the value of the annotation key, one of those
 // readAnnotations records, and whether it is present.
 func (r *resource) annotation(key string) (string, bool) {
-	var v string
 	var bit uint8
 	switch key {
 	case AnnotationExport:
-		v, bit = r.annExport, hasExport
+		return r.annExport, r.annHas&hasExport != 0
 	case AnnotationURL:
-		v, bit = r.annURL, hasURL
+		bit = hasURL
 	case AnnotationDescription:
-		v, bit = r.annDescription, hasDescription
+		bit = hasDescription
 	case AnnotationTitle:
-		v, bit = r.annTitle, hasTitle
+		bit = hasTitle
 	case AnnotationVersion:
-		v, bit = r.annVersion, hasVersion
+		bit = hasVersion
 	case AnnotationTier:
-		v, bit = r.annTier, hasTier
+		bit = hasTier
 	case AnnotationName:
-		v, bit = r.annName, hasName
+		bit = hasName
 	}
-	return v, r.annHas&bit != 0
+	if r.annHas&bit == 0 {
+		return "", false
+	}
+	return r.anns[bits.OnesCount8(r.annHas&(bit-1)&^hasExport)], true
+}
+
+// stringSlab hands out string slices carved from chunks shared by many: one
+// allocation per chunk instead of one per slice. A chunk holds
+// stringSlabChunk strings (more for a larger request), so that a caller
+// keeping one slice keeps little else.
+type stringSlab struct {
+	free []string
+}
+
+const stringSlabChunk = 1024
+
+// take returns a zeroed slice of n strings, capped at n.
+func (s *stringSlab) take(n int) []string {
+	if len(s.free) < n {
+		s.free = make([]string, max(n, stringSlabChunk))
+	}
+	out := s.free[:n:n]
+	s.free = s.free[n:]
+	return out
 }
 
 // kindRank orders kinds in diagnostics-independent work: when two resources
@@ -188,7 +270,7 @@ func (ix *resourceIndex) lookup(kind, namespace, name string, uid types.UID) *re
 		r = ix.all[at]
 	}
 	if k < len(ix.next) {
-		ix.next[k] = r.slabAt + 1
+		ix.next[k] = int(r.slabAt) + 1
 	}
 	if uid != "" && r.uid != "" && r.uid != uid {
 		return nil
@@ -204,6 +286,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	// The resources live in one slab (its capacity is never exceeded, so the
 	// pointers into it stay valid): one allocation instead of one each.
 	slab := make([]resource, 0, len(snap.MCPServers)+len(snap.MCPRemoteProxies)+len(snap.VirtualMCPServers)+len(snap.MCPServerEntries))
+	var anns stringSlab
 	add := func(kind string, meta *metav1.ObjectMeta, remoteType string, obj any) *resource {
 		// Written in place, field by field: the slab is zeroed, and copying a
 		// whole resource in costs a bulk write barrier while the collector
@@ -212,8 +295,8 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		r := &slab[len(slab)-1]
 		r.ref = model.Ref(kind, meta)
 		r.uid, r.meta, r.remoteType, r.obj = meta.UID, meta, remoteType, obj
-		r.slabAt = len(slab) - 1
-		r.readAnnotations(meta.Annotations)
+		r.slabAt = int32(len(slab) - 1)
+		r.readAnnotations(meta.Annotations, &anns)
 		r.selected = cfg.inNamespace(meta.Namespace) && cfg.selector.Matches(labels.Set(meta.Labels))
 		return r
 	}
@@ -221,9 +304,9 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		if s != nil {
 			r := add(model.KindMCPServer, &s.ObjectMeta, s.RemoteType(), s)
 			r.image = s.Spec.Image
-			r.typeField = "spec.transport"
+			r.typeFrom = typeFromTransport
 			if s.EffectiveTransport() == model.TransportStdio {
-				r.typeField = "spec.proxyMode"
+				r.typeFrom = typeFromProxyMode
 			}
 		}
 	}
@@ -231,7 +314,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		if p != nil {
 			r := add(model.KindMCPRemoteProxy, &p.ObjectMeta, p.RemoteType(), p)
 			r.remoteURL = p.Spec.RemoteURL
-			r.typeField = "spec.transport"
+			r.typeFrom = typeFromTransport
 		}
 	}
 	for _, v := range snap.VirtualMCPServers {
@@ -243,7 +326,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		if e != nil {
 			r := add(model.KindMCPServerEntry, &e.ObjectMeta, e.RemoteType(), e)
 			r.remoteURL = e.Spec.RemoteURL
-			r.typeField = "spec.transport"
+			r.typeFrom = typeFromTransport
 		}
 	}
 	internNames(slab)
