@@ -184,3 +184,21 @@ func TestGroupExports(t *testing.T) {
 		}
 	})
 }
+
+// TestNameIn: nameIn writes the name Name returns, for either scheme,
+// across arena blocks, and leaves earlier names as they were.
+func TestNameIn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		a := stringArena{block: rapid.IntRange(0, 64).Draw(t, "block")}
+		part := rapid.StringMatching(`[a-z0-9.\-/]{0,20}`)
+		var got, want []string
+		for range rapid.IntRange(1, 50).Draw(t, "names") {
+			scheme := rapid.SampledFrom([]NamingScheme{NamingToolHiveOperator, NamingToolHiveRegistryServer, 7}).Draw(t, "scheme")
+			ns, name := part.Draw(t, "namespace"), part.Draw(t, "name")
+			got, want = append(got, scheme.nameIn(&a, ns, name)), append(want, scheme.Name(ns, name))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("names %q, want %q", got, want)
+		}
+	})
+}

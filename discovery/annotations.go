@@ -48,7 +48,15 @@ func annotationField(key string) string {
 // annotationExports is Method 1: every selected MCP resource whose
 // annotations ask for export, with its registry-url checked.
 func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
-	var out []export
+	// Sized once for the resources that may export (exports are 88 bytes,
+	// and growing the list by doubling allocates it twice over).
+	n := 0
+	for _, r := range ix.all {
+		if r.selected && r.annHas&(hasExport|hasURL) != 0 {
+			n++
+		}
+	}
+	out := make([]export, 0, n)
 	var ds model.Diagnostics
 	for _, r := range ix.all {
 		if !r.selected {

@@ -130,7 +130,7 @@ func Discover(snap Snapshot, opts Options) Result {
 		rs := refs[:n:n]
 		refs = refs[n:]
 		if n == 1 {
-			rs[0] = dr.resources[0].ref
+			setRef(&rs[0], &dr.resources[0].ref)
 		} else {
 			for j, r := range dr.resources {
 				rs[j] = r.ref
@@ -153,6 +153,13 @@ func Discover(snap Snapshot, opts Options) Result {
 	}
 	ds.Sort()
 	return Result{Registry: reg, Entries: entries, Diagnostics: ds}
+}
+
+// setRef sets *dst to *src field by field: copying the whole reference
+// into the heap costs a bulk write barrier while the collector runs, where
+// three string fields cost a pointer write each.
+func setRef(dst, src *model.ObjectRef) {
+	dst.Kind, dst.Namespace, dst.Name = src.Kind, src.Namespace, src.Name
 }
 
 // builtEntry is an entry of the result before sorting: its name, server and

@@ -97,6 +97,9 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 	primaries := make([]*resource, len(ms))
 	remoteSlab := make([]Remote, 0, nurls)
 	drafts := make([]*draft, 0, len(ms))
+	// Generated names share blocks of memory. The entries do not keep
+	// them: an entry's name is decoded from its JSON (model.Server.Set).
+	var names stringArena
 	var ds model.Diagnostics
 	for i, m := range ms {
 		if t := m.res.remoteType; t != model.TransportSSE && t != model.TransportStreamableHTTP {
@@ -113,7 +116,9 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		for _, c := range m.urls {
 			remoteSlab = remoteSlab[:len(remoteSlab)+1]
 			r := &remoteSlab[len(remoteSlab)-1]
-			r.Type, r.URL, r.Resource, r.Via = m.res.remoteType, c.url, m.res.ref, *c.via
+			r.Type, r.URL = m.res.remoteType, c.url
+			setRef(&r.Resource, &m.res.ref)
+			setRef(&r.Via, c.via)
 		}
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _ := cfg.source.match(m.res)
@@ -140,7 +145,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 				dr.nameFrom = nameFromRemoteURL
 			}
 		default:
-			dr.name, dr.nameFrom = cfg.opts.Naming.Name(m.res.ref.Namespace, m.res.ref.Name), nameFromResource
+			dr.name, dr.nameFrom = cfg.opts.Naming.nameIn(&names, m.res.ref.Namespace, m.res.ref.Name), nameFromResource
 			dr.generated = true
 		}
 		if src != nil {

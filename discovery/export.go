@@ -45,11 +45,11 @@ func (c candidateURL) compare(d candidateURL) int {
 type export struct {
 	res  *resource
 	urls []candidateURL
-	// one, when hasOne is set, is the export's only URL (urls is then
+	// one, when hasOne is set, holds the export's only URL (urls is then
 	// empty): most exports have one, and holding it here saves allocating
-	// urls and, at scale, a cache miss per resource when merging, as it is
-	// moved along with the export.
-	one    candidateURL
+	// urls and, at scale, a cache miss per resource when merging. It is an
+	// array so that candidates can return it as a slice without a copy.
+	one    [1]candidateURL
 	hasOne bool
 	// annotated is true when the resource itself asks to be exported
 	// (registry-export "true", or registry-url under Options.URLAloneExports).
@@ -63,24 +63,24 @@ type export struct {
 func (e *export) add(c candidateURL) {
 	switch {
 	case e.hasOne:
-		e.urls = []candidateURL{e.one, c}
-		e.one, e.hasOne = candidateURL{}, false
+		e.urls = []candidateURL{e.one[0], c}
+		e.one[0], e.hasOne = candidateURL{}, false
 	case len(e.urls) == 0:
-		e.one, e.hasOne = c, true
+		e.one[0], e.hasOne = c, true
 	default:
 		e.urls = append(e.urls, c)
 	}
 }
 
 // candidates returns the export's URLs; when the export holds one, the
-// slice is carved from *slab (see add).
-func (e *export) candidates(slab *[]candidateURL) []candidateURL {
+// slice is e.one, capped (see add): the merged value of a resource with a
+// single route shares it, which the export list, dropped once merged,
+// allows.
+func (e *export) candidates() []candidateURL {
 	if !e.hasOne {
 		return e.urls
 	}
-	*slab = append(*slab, e.one)
-	n := len(*slab)
-	return (*slab)[n-1 : n : n]
+	return e.one[:1:1]
 }
 
 // merged is the outcome for one resource: the URLs its entry gets.
@@ -100,9 +100,6 @@ func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
 	// The merged values live in one slab whose capacity (one per export) is
 	// never exceeded; out has room for one per export too.
 	slab := make([]merged, 0, len(exports))
-	// cands holds the URLs of the exports that hold one (see export.add):
-	// its capacity, one per export, is never exceeded.
-	cands := make([]candidateURL, 0, len(exports))
 	out := make([]*merged, 0, len(exports))
 	var ds model.Diagnostics
 	for i := 0; i < len(exports); {
@@ -115,20 +112,20 @@ func mergeExports(lists ...[]export) ([]*merged, model.Diagnostics) {
 		res := group[0].res
 		var direct, routed []candidateURL
 		annotated, urlAnnotated := false, false
-		if e := group[0]; len(group) == 1 && (e.hasOne && e.one.source == sourceRoute || len(e.urls) > 0 && e.urls[0].source == sourceRoute) {
+		if e := group[0]; len(group) == 1 && (e.hasOne && e.one[0].source == sourceRoute || len(e.urls) > 0 && e.urls[0].source == sourceRoute) {
 			// One route alone (the common case of Method 2): its URLs, all
 			// from routes, as they are.
-			routed = e.candidates(&cands)
+			routed = e.candidates()
 			group = nil
 		}
 		for _, e := range group {
 			annotated = annotated || e.annotated
 			urlAnnotated = urlAnnotated || e.urlAnnotated
 			if e.hasOne {
-				if e.one.source == sourceAnnotation {
-					direct = append(direct, e.one)
+				if e.one[0].source == sourceAnnotation {
+					direct = append(direct, e.one[0])
 				} else {
-					routed = append(routed, e.one)
+					routed = append(routed, e.one[0])
 				}
 				continue
 			}

@@ -83,8 +83,13 @@ func (t *keyTable) add(h uint64, pos int) {
 // stringArena copies strings into blocks of memory of its own, so that
 // strings read together lie together rather than scattered over the
 // snapshot. The copies are equal to the originals; a full block is left as
-// it is and a new one started, so copies never move.
-type stringArena struct{ b strings.Builder }
+// it is and a new one started, so copies never move. block is the size of
+// a block, arenaBlock when 0: an arena whose strings are handed to callers
+// takes smaller ones, so that a string a caller keeps keeps little else.
+type stringArena struct {
+	b     strings.Builder
+	block int
+}
 
 // arenaBlock is the size of a block: large enough that blocks are few,
 // small enough to waste little.
@@ -95,11 +100,36 @@ func (a *stringArena) copy(s string) string {
 	if s == "" {
 		return ""
 	}
-	if a.b.Cap()-a.b.Len() < len(s) {
-		a.b = strings.Builder{}
-		a.b.Grow(max(arenaBlock, len(s)))
-	}
+	a.reserve(len(s))
 	start := a.b.Len()
 	a.b.WriteString(s)
 	return a.b.String()[start:]
+}
+
+// concat returns the concatenation of the four strings in the arena: the
+// string s0 + s1 + s2 + s3 is, without an allocation of its own.
+func (a *stringArena) concat(s0, s1, s2, s3 string) string {
+	n := len(s0) + len(s1) + len(s2) + len(s3)
+	if n == 0 {
+		return ""
+	}
+	a.reserve(n)
+	start := a.b.Len()
+	a.b.WriteString(s0)
+	a.b.WriteString(s1)
+	a.b.WriteString(s2)
+	a.b.WriteString(s3)
+	return a.b.String()[start:]
+}
+
+// reserve starts a new block when the current one has no room for n bytes.
+func (a *stringArena) reserve(n int) {
+	if a.b.Cap()-a.b.Len() < n {
+		block := a.block
+		if block <= 0 {
+			block = arenaBlock
+		}
+		a.b = strings.Builder{}
+		a.b.Grow(max(block, n))
+	}
 }

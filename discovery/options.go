@@ -129,6 +129,15 @@ func (n NamingScheme) Name(namespace, name string) string {
 	return "dev.stacklok.toolhive/" + namespace + "." + name
 }
 
+// nameIn is Name(namespace, name) written into a: an equal string, in a
+// block of the arena rather than an allocation of its own.
+func (n NamingScheme) nameIn(a *stringArena, namespace, name string) string {
+	if n == NamingToolHiveRegistryServer {
+		return a.concat("com.toolhive.k8s.", namespace, "/", name)
+	}
+	return a.concat("dev.stacklok.toolhive/", namespace, ".", name)
+}
+
 // optionsRef is the object diagnostics about the options themselves name.
 var optionsRef = model.ObjectRef{Kind: "Options", Name: "discovery"}
 

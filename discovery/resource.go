@@ -293,7 +293,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		// runs.
 		slab = slab[:len(slab)+1]
 		r := &slab[len(slab)-1]
-		r.ref = model.Ref(kind, meta)
+		r.ref.Kind, r.ref.Namespace, r.ref.Name = kind, meta.Namespace, meta.Name // model.Ref, field by field
 		r.uid, r.meta, r.remoteType, r.obj = meta.UID, meta, remoteType, obj
 		r.slabAt = int32(len(slab) - 1)
 		r.readAnnotations(meta.Annotations, &anns)
