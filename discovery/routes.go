@@ -76,6 +76,14 @@ import (
 // depends on the order (exports are merged per resource in a fixed order,
 // diagnostics sorted).
 func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
+	return routeExportsEarly(snap, ix, cfg, true)
+}
+
+// routeExportsEarly is routeExports, with (early) or without the work done
+// ahead while the route index files the routes: attaching the exported
+// routes, noting their annotations, preparing those of the common shape.
+// Both give the same (TestPropertyRouteExportsEarly).
+func routeExportsEarly(snap *Snapshot, ix *resourceIndex, cfg *config, early bool) ([]export, model.Diagnostics) {
 	var w *routeWalker
 	var out []export
 	var ds model.Diagnostics
@@ -106,8 +114,13 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 				// The exported routes are attached while the index files
 				// them, their memory at hand, rather than again in the walk;
 				// what their annotation says is noted then too.
-				w.exportSeen = make([]exportSeen, len(snap.HTTPRoutes))
-				w.gateways = urlbuild.NewIndexAttaching(snap.Gateways, snap.Namespaces, snap.HTTPRoutes, w.noteExport)
+				if early {
+					w.exportSeen = make([]exportSeen, len(snap.HTTPRoutes))
+					w.preps = make([]routePrep, len(snap.HTTPRoutes))
+					w.gateways = urlbuild.NewIndexAttaching(snap.Gateways, snap.Namespaces, snap.HTTPRoutes, w.noteExport)
+				} else {
+					w.gateways = urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
+				}
 			}
 			var d model.Diagnostics
 			out, d = w.walk(r, pos, out)
@@ -181,6 +194,9 @@ func (w *routeWalker) noteExport(i int, r *gwv1.HTTPRoute) bool {
 		w.exportSeen[i] = exportAbsent
 	case value == "true":
 		w.exportSeen[i] = exportTrue
+		if w.preps != nil {
+			w.preps[i] = w.prepare(r)
+		}
 	default:
 		w.exportSeen[i] = exportOther
 	}
@@ -256,8 +272,10 @@ type routeWalker struct {
 	grants   grantIndex
 	gateways *urlbuild.Index
 	// exportSeen is, by position in the snapshot's routes, what the route
-	// index saw of their registry-export annotations (noteExport).
+	// index saw of their registry-export annotations (noteExport), and
+	// preps what it prepared of the exported ones (prepare).
 	exportSeen []exportSeen
+	preps      []routePrep
 
 	targets []target
 	reached []*resource
@@ -375,6 +393,60 @@ func (w *routeWalker) reported(r *gwv1.HTTPRoute) bool {
 		return false
 	}
 	return w.routeConcerns(w.resolve(r, routeRef(r)))
+}
+
+// routePrep is what the walk needs of an exported route of the common
+// shape, worked out while the route index files the route (noteExport),
+// its memory at hand, rather than a pass over the routes later: the route
+// has one rule, whose weighted backendRefs are one, backendRefs[backend],
+// which reaches res without a diagnostic, and the rule's path for res's
+// transport (urlbuild.PrepareRule). ok reports whether the route has that
+// shape; the walk resolves any other as it comes.
+type routePrep struct {
+	res     *resource
+	rule    urlbuild.RulePrep
+	backend int32
+	weight  int32
+	ok      bool
+}
+
+// prepare is the routePrep of route r.
+func (w *routeWalker) prepare(r *gwv1.HTTPRoute) routePrep {
+	if len(r.Spec.Rules) != 1 {
+		return routePrep{}
+	}
+	rbs := w.resolve(r, routeRef(r))
+	b := &rbs[0]
+	if len(b.targets) != 1 || b.targets[0].res == nil || len(b.ds) != 0 {
+		return routePrep{}
+	}
+	t := b.targets[0]
+	return routePrep{
+		res:     t.res,
+		rule:    urlbuild.PrepareRule(r, 0, w.ruleOptions(t)),
+		backend: int32(t.backend),
+		weight:  t.weight,
+		ok:      true,
+	}
+}
+
+// prepared is the walker's scratch space set to what resolve gives for the
+// route p was prepared for.
+func (w *routeWalker) prepared(p *routePrep) []ruleBackends {
+	w.targets = append(w.targets[:0], target{backend: int(p.backend), weight: p.weight, res: p.res})
+	w.reached = append(w.reached[:0], p.res)
+	w.rules = append(w.rules[:0], ruleBackends{targets: w.targets[:1:1], reached: w.reached[:1:1]})
+	return w.rules
+}
+
+// ruleOptions are the options of the URLs of a rule whose chosen backendRef
+// is t.
+func (w *routeWalker) ruleOptions(t target) urlbuild.RuleOptions {
+	return urlbuild.RuleOptions{
+		EndpointPath: w.endpointPath(t.res.remoteType),
+		Backend:      t.backend,
+		Transport:    t.res.remoteType,
+	}
 }
 
 // resolve follows the backendRefs of every rule of route (urlbuild.DefaultRules).
@@ -600,10 +672,19 @@ func lowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '
 // its diagnostics.
 func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]export, model.Diagnostics) {
 	ref := routeRef(route)
-	rbs := w.resolve(route, ref)
-	hasBackends := false
-	for _, r := range urlbuild.DefaultRules(route) {
-		hasBackends = hasBackends || len(r.BackendRefs) > 0
+	var prep *routePrep
+	if pos < len(w.preps) && w.preps[pos].ok {
+		prep = &w.preps[pos]
+	}
+	var rbs []ruleBackends
+	hasBackends := prep != nil // its rule has a backendRef
+	if prep != nil {
+		rbs = w.prepared(prep)
+	} else {
+		rbs = w.resolve(route, ref)
+		for _, r := range urlbuild.DefaultRules(route) {
+			hasBackends = hasBackends || len(r.BackendRefs) > 0
+		}
 	}
 	report := w.cfg.inNamespace(route.Namespace) && w.routeConcerns(rbs)
 
@@ -663,11 +744,11 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]expo
 				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
 		}
 		a := attach()
-		urls, rds := a.AppendRuleURLs(w.urls[:0], a.Origins, i, urlbuild.RuleOptions{
-			EndpointPath: w.endpointPath(c.res.remoteType),
-			Backend:      c.backend,
-			Transport:    c.res.remoteType,
-		})
+		var rulePrep *urlbuild.RulePrep
+		if prep != nil {
+			rulePrep = &prep.rule
+		}
+		urls, rds := a.AppendPreparedRuleURLs(w.urls[:0], a.Origins, i, w.ruleOptions(*c), rulePrep)
 		w.urls = urls
 		if ruleReport {
 			ds = append(ds, rds...)

@@ -2,7 +2,10 @@ package discovery
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"pgregory.net/rapid"
@@ -41,4 +44,53 @@ func TestPropertyExportValueFromIndex(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestPropertyRouteExportsEarly: the route walk with the work done ahead
+// while the route index files the routes (attaching the exported ones,
+// noting their annotations, preparing those of the common shape) gives the
+// exports and diagnostics the walk gives without it, on random snapshots
+// with and without a copy of a route (two routes of one namespace and name).
+func TestPropertyRouteExportsEarly(t *testing.T) {
+	prepared := 0
+	rapid.Check(t, func(t *rapid.T) {
+		snap := genSnapshot(t)
+		if len(snap.HTTPRoutes) > 0 && rapid.IntRange(0, 3).Draw(t, "duplicate") == 0 {
+			dup := rapid.SampledFrom(snap.HTTPRoutes).Draw(t, "dupOf").DeepCopy()
+			snap.HTTPRoutes = slices.Insert(snap.HTTPRoutes, rapid.IntRange(0, len(snap.HTTPRoutes)).Draw(t, "dupAt"), dup)
+		}
+		if rapid.IntRange(0, 3).Draw(t, "nil") == 0 {
+			snap.HTTPRoutes = slices.Insert(snap.HTTPRoutes, rapid.IntRange(0, len(snap.HTTPRoutes)).Draw(t, "nilAt"), nil)
+		}
+		opts := genOptions(t)
+		if rapid.IntRange(0, 3).Draw(t, "inNamespaces") == 0 {
+			opts.Namespaces = []string{rapid.SampledFrom(propNamespaces).Draw(t, "namespace")}
+		}
+		cfg, _ := compile(opts)
+		if cfg == nil {
+			return
+		}
+		ix, _ := indexResources(&snap, cfg)
+		wantOut, wantDs := routeExportsEarly(&snap, ix, cfg, false)
+		gotOut, gotDs := routeExportsEarly(&snap, ix, cfg, true)
+		same := cmp.Options{
+			cmp.AllowUnexported(export{}, candidateURL{}),
+			cmp.Comparer(func(a, b *resource) bool { return a == b }),
+		}
+		if d := cmp.Diff(wantOut, gotOut, same); d != "" {
+			t.Fatalf("exports (-without +with the work done ahead):\n%s", d)
+		}
+		if d := cmp.Diff(wantDs, gotDs); d != "" {
+			t.Fatalf("diagnostics (-without +with the work done ahead):\n%s", d)
+		}
+		w := &routeWalker{cfg: cfg, ix: ix, services: indexServices(snap.Services, ix), grants: indexGrants(snap.ReferenceGrants)}
+		for _, r := range snap.HTTPRoutes {
+			if r != nil && r.Annotations[AnnotationExport] == "true" && w.prepare(r).ok {
+				prepared++
+			}
+		}
+	})
+	if prepared == 0 {
+		t.Error("no route was prepared")
+	}
 }

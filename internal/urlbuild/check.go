@@ -39,8 +39,8 @@ type urlCheck struct {
 	opts      RuleOptions
 	// backendRef is the backendRef the URL must reach, nil when opts.Backend
 	// names none (rule filters only), in which case only this rule counts as
-	// reaching it; backend is it defaulted, worked out the first time
-	// another rule is looked at (haveBackend), which is rare.
+	// reaching it; backend is it defaulted. Both are worked out the first
+	// time another rule is looked at (haveBackend), which is rare.
 	backendRef  *gwv1.BackendRef
 	backend     backendKey
 	haveBackend bool
@@ -104,23 +104,24 @@ func (a *Attachment) initURLCheck(c *urlCheck, ruleIndex int, opts RuleOptions, 
 	if ruleIndex < 0 || ruleIndex >= len(rules) {
 		return false
 	}
+	// The rule itself is read only when a check needs it (backendKey,
+	// match): most URLs are taken by their own match, and a caller that
+	// prepared the rule (PrepareRule) need not read it again.
 	c.a, c.ruleIndex, c.rule, c.opts, c.rewrite = a, ruleIndex, &rules[ruleIndex], opts, rewrite
-	if opts.Backend >= 0 && opts.Backend < len(c.rule.BackendRefs) {
-		c.backendRef = &c.rule.BackendRefs[opts.Backend].BackendRef
-	}
 	return true
 }
 
 // backendKey returns the defaulted backendRef the URL must reach; false
 // when there is none.
 func (c *urlCheck) backendKey() (backendKey, bool) {
-	if c.backendRef == nil {
-		return backendKey{}, false
-	}
 	if !c.haveBackend {
-		c.backend, c.haveBackend = backendKeyOf(c.backendRef, c.a.route.Namespace), true
+		if b := c.opts.Backend; b >= 0 && b < len(c.rule.BackendRefs) {
+			c.backendRef = &c.rule.BackendRefs[b].BackendRef
+			c.backend = backendKeyOf(c.backendRef, c.a.route.Namespace)
+		}
+		c.haveBackend = true
 	}
-	return c.backend, true
+	return c.backend, c.backendRef != nil
 }
 
 // requests lists what a client sends for a URL path p whose requests the
@@ -159,14 +160,13 @@ func sibling(p string) string {
 // PathPrefix whose bare prefix another rule takes, the prefix with a
 // trailing "/" when that works; false and a diagnostic when neither does.
 func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
-	m := c.match(rp.Match)
 	if !c.memo || c.memoPath != rp {
 		if c.opts.EndpointPath != "" {
 			// appendRulePaths took rp.Path from ExternalPath, which promises
 			// (and checks) that the rewrite sends it to the endpoint path.
 			c.memoB, c.memoErr = c.opts.EndpointPath, nil
 		} else {
-			c.memoB, c.memoErr = Rewrite(rp.Path, m.Path, c.rewrite)
+			c.memoB, c.memoErr = Rewrite(rp.Path, c.match(rp.Match).Path, c.rewrite)
 		}
 		c.memo, c.memoPath = true, rp
 	}
@@ -179,6 +179,7 @@ func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	if ok {
 		return rp.Path, model.Diagnostic{}, true
 	}
+	m := c.match(rp.Match)
 	if typ, value := DefaultPathMatch(m); typ == gwv1.PathMatchPathPrefix && rp.Path != "/" && rp.Path == prefixBase(strings.TrimRight(value, "/")) {
 		alt := rp.Path + "/"
 		if b2, err := Rewrite(alt, m.Path, c.rewrite); err == nil && (c.opts.EndpointPath == "" || b2 == b) {

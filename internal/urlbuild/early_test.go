@@ -62,14 +62,30 @@ func sameAttachment(t *rapid.T, r *gwv1.HTTPRoute, want, got *Attachment, opts [
 			if d := cmp.Diff(wantDs, gotDs); d != "" {
 				t.Fatalf("%s/%s rule %d %+v diagnostics (-Attach +early):\n%s", r.Namespace, r.Name, ri, o, d)
 			}
+			// The rule prepared beforehand gives the same.
+			prep := PrepareRule(r, ri, o)
+			if prep.ok {
+				prepared++
+			}
+			prepURLs, prepDs := got.AppendPreparedRuleURLs(nil, got.Origins, ri, o, &prep)
+			if d := cmp.Diff(wantURLs, prepURLs); d != "" {
+				t.Fatalf("%s/%s rule %d %+v URLs (-Attach +prepared):\n%s", r.Namespace, r.Name, ri, o, d)
+			}
+			if d := cmp.Diff(wantDs, prepDs); d != "" {
+				t.Fatalf("%s/%s rule %d %+v diagnostics (-Attach +prepared):\n%s", r.Namespace, r.Name, ri, o, d)
+			}
 		}
 	}
 }
 
+// prepared counts the rules PrepareRule prepared in sameAttachment.
+var prepared int
+
 // TestPropertyAttachEarly: an index that attached a random subset of its
 // routes while filing them (NewIndexAttaching) gives, through AttachAt at
 // each route's position or at a wrong one, the Attachment and the URLs
-// that attaching the route on an index that attached none gives: for the
+// (from each rule as is, and prepared by PrepareRule) that attaching the
+// route on an index that attached none gives: for the
 // varied parentRefs, listeners, namespaces and addresses of drawWorld, and
 // for the competing routes of drawRoutingWorld, with nil routes and
 // duplicates mixed in.
@@ -132,6 +148,9 @@ func TestPropertyAttachEarly(t *testing.T) {
 	})
 	if memos == 0 {
 		t.Error("AttachAt never used a route's memo")
+	}
+	if prepared == 0 {
+		t.Error("PrepareRule never prepared a rule")
 	}
 }
 

@@ -103,6 +103,50 @@ func (a *Attachment) AppendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 	}
 	var pbuf [4]RulePath
 	paths, ds, rewrite := appendRulePaths(pbuf[:0], a.route, ruleIndex, opts)
+	return a.appendRuleURLs(dst, origins, ruleIndex, opts, paths, ds, rewrite)
+}
+
+// RulePrep is what [Attachment.AppendRuleURLs] works out from a rule alone,
+// before it looks at origins: the rule's paths and its path rewrite. A
+// caller that reads its routes while their memory is at hand, and builds
+// their URLs later, prepares the rules then ([PrepareRule]) and passes the
+// RulePrep to [Attachment.AppendPreparedRuleURLs]. Only the common rule, of
+// one path and no diagnostic, is prepared; for any other the RulePrep is
+// empty and AppendPreparedRuleURLs reads the rule as AppendRuleURLs does.
+type RulePrep struct {
+	path    RulePath
+	rewrite *gwv1.HTTPURLRewriteFilter
+	ok      bool
+}
+
+// PrepareRule prepares rule ruleIndex of route for URLs with opts (see
+// [RulePrep]).
+func PrepareRule(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) RulePrep {
+	var pbuf [2]RulePath
+	paths, ds, rewrite := appendRulePaths(pbuf[:0], route, ruleIndex, opts)
+	if len(paths) != 1 || len(ds) != 0 {
+		return RulePrep{}
+	}
+	return RulePrep{path: paths[0], rewrite: rewrite, ok: true}
+}
+
+// AppendPreparedRuleURLs is [Attachment.AppendRuleURLs] for a rule prepared
+// by [PrepareRule] with the same route, rule index and options: the same
+// URLs and diagnostics, without reading the rule's matches and filters
+// again when it was prepared.
+func (a *Attachment) AppendPreparedRuleURLs(dst []URL, origins []Origin, ruleIndex int, opts RuleOptions, prep *RulePrep) ([]URL, model.Diagnostics) {
+	if prep == nil || !prep.ok {
+		return a.AppendRuleURLs(dst, origins, ruleIndex, opts)
+	}
+	if a == nil || a.route == nil {
+		return dst, nil
+	}
+	return a.appendRuleURLs(dst, origins, ruleIndex, opts, []RulePath{prep.path}, nil, prep.rewrite)
+}
+
+// appendRuleURLs is AppendRuleURLs once the rule's paths, their
+// diagnostics and the rule's path rewrite are known.
+func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, opts RuleOptions, paths []RulePath, ds model.Diagnostics, rewrite *gwv1.HTTPURLRewriteFilter) ([]URL, model.Diagnostics) {
 	if len(origins) == 0 || len(paths) == 0 {
 		return dst, ds
 	}
