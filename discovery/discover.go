@@ -93,7 +93,7 @@ func Discover(snap Snapshot, opts Options) Result {
 	nrefs := 0
 	for _, dr := range drafts {
 		s := tmpl.build(dr)
-		if dr.source != nil {
+		if dr.source() != nil {
 			// A copy of a source entry is as good as the source: check it,
 			// shorten what is too long, drop it with the reason if invalid.
 			ok, d := model.Normalize(s, dr.primary().ref, "")
@@ -142,8 +142,8 @@ func Discover(snap Snapshot, opts Options) Result {
 		// Entry in costs a bulk write barrier while the collector runs.
 		e := &entries[i]
 		e.Name, e.Server, e.Resources, e.Remotes = b.name, b.server, rs, dr.remotes
-		if dr.source != nil {
-			e.SourceEntry = dr.source.Name()
+		if dr.source() != nil {
+			e.SourceEntry = dr.source().Name()
 		}
 		servers[i] = b.server
 	}
