@@ -86,7 +86,7 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		if r == nil {
 			continue
 		}
-		value, ok := r.Annotations[AnnotationExport]
+		value, ok := w.exportValue(pos, r)
 		if !ok {
 			continue
 		}
@@ -104,8 +104,10 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 		case "true":
 			if w.gateways == nil {
 				// The exported routes are attached while the index files
-				// them, their memory at hand, rather than again in the walk.
-				w.gateways = urlbuild.NewIndexAttaching(snap.Gateways, snap.Namespaces, snap.HTTPRoutes, exportedRoute)
+				// them, their memory at hand, rather than again in the walk;
+				// what their annotation says is noted then too.
+				w.exportSeen = make([]exportSeen, len(snap.HTTPRoutes))
+				w.gateways = urlbuild.NewIndexAttaching(snap.Gateways, snap.Namespaces, snap.HTTPRoutes, w.noteExport)
 			}
 			var d model.Diagnostics
 			out, d = w.walk(r, pos, out)
@@ -157,9 +159,48 @@ func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, mod
 	return dropRanges(out, outs), dropRanges(ds, dss)
 }
 
-// exportedRoute reports whether the route's registry-export annotation is
-// "true": the routes the walk attaches.
-func exportedRoute(r *gwv1.HTTPRoute) bool { return r.Annotations[AnnotationExport] == "true" }
+// exportSeen is what the route index saw of a route's registry-export
+// annotation while filing it (routeWalker.noteExport).
+type exportSeen uint8
+
+const (
+	exportUnseen exportSeen = iota // not filed yet (or nil)
+	exportAbsent                   // no annotation
+	exportTrue                     // "true"
+	exportOther                    // another value, looked up again
+)
+
+// noteExport is the route index's question while it files route i: is it
+// exported (to be attached then)? The answer is noted so that the walk
+// need not look the annotation up again once the route's memory has gone
+// cold.
+func (w *routeWalker) noteExport(i int, r *gwv1.HTTPRoute) bool {
+	value, ok := r.Annotations[AnnotationExport]
+	switch {
+	case !ok:
+		w.exportSeen[i] = exportAbsent
+	case value == "true":
+		w.exportSeen[i] = exportTrue
+	default:
+		w.exportSeen[i] = exportOther
+	}
+	return ok && value == "true"
+}
+
+// exportValue is route r's registry-export annotation (r at position pos of
+// the snapshot's routes), from what noteExport saw when it can.
+func (w *routeWalker) exportValue(pos int, r *gwv1.HTTPRoute) (string, bool) {
+	if w != nil && pos < len(w.exportSeen) {
+		switch w.exportSeen[pos] {
+		case exportAbsent:
+			return "", false
+		case exportTrue:
+			return "true", true
+		}
+	}
+	value, ok := r.Annotations[AnnotationExport]
+	return value, ok
+}
 
 // routeSpan is what one route gave: out[0]:out[1] of the exports,
 // ds[0]:ds[1] of the diagnostics.
@@ -214,6 +255,9 @@ type routeWalker struct {
 	services *serviceIndex
 	grants   grantIndex
 	gateways *urlbuild.Index
+	// exportSeen is, by position in the snapshot's routes, what the route
+	// index saw of their registry-export annotations (noteExport).
+	exportSeen []exportSeen
 
 	targets []target
 	reached []*resource

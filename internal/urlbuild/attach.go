@@ -388,7 +388,7 @@ func (st *attachState) keepReachable() {
 	for j, p := range a.Origins {
 		src := st.via[j]
 		// src.g.shadowedBy(src.l, p.Host), keeping the receiver.
-		r := src.g.receiver(src.l.port, src.l.protocol, p.Host)
+		r := receiverFrom(src.l, p.Host)
 		var w *listenerEntry
 		if r != nil && r.hostname != src.l.hostname {
 			w = r
@@ -701,7 +701,7 @@ func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
 // hostname matches host strictly more specifically than l's, the one that
 // receives requests for host; nil when l does.
 func (g *gatewayEntry) shadowedBy(l *listenerEntry, host string) *listenerEntry {
-	r := g.receiver(l.port, l.protocol, host)
+	r := receiverFrom(l, host)
 	if r == nil || r.hostname == l.hostname {
 		return nil
 	}
@@ -716,14 +716,33 @@ func (g *gatewayEntry) shadowedBy(l *listenerEntry, host string) *listenerEntry 
 // listener matches.
 func (g *gatewayEntry) receiver(port int32, protocol gwv1.ProtocolType, host string) *listenerEntry {
 	if l := g.single[portProtocol{port, protocol}]; l != nil {
-		// One listener (of one hostname, if several share it): it receives
-		// the hosts it matches.
-		if l.hostname == "" || l.hostname == host || IsWildcard(l.hostname) && wildcardMatches(l.hostname, host) {
-			return l
-		}
-		return nil
+		return l.receivesAlone(host)
 	}
-	m := g.byHostname[portProtocol{port, protocol}]
+	return receiverAmong(g.byHostname[portProtocol{port, protocol}], host)
+}
+
+// receiverFrom is receiver for the port and protocol of l, a listener of
+// the Gateway.
+func receiverFrom(l *listenerEntry, host string) *listenerEntry {
+	if l.alone != nil {
+		return l.alone.receivesAlone(host)
+	}
+	return receiverAmong(l.peers, host)
+}
+
+// receivesAlone is receiver for the listener l, the only one (of one
+// hostname, if several share it) on its port and protocol: it receives the
+// hosts it matches.
+func (l *listenerEntry) receivesAlone(host string) *listenerEntry {
+	if l.hostname == "" || l.hostname == host || IsWildcard(l.hostname) && wildcardMatches(l.hostname, host) {
+		return l
+	}
+	return nil
+}
+
+// receiverAmong is receiver among the listeners of one port and protocol,
+// m by hostname.
+func receiverAmong(m map[string]*listenerEntry, host string) *listenerEntry {
 	if m == nil {
 		return nil
 	}

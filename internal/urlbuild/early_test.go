@@ -89,16 +89,23 @@ func TestPropertyAttachEarly(t *testing.T) {
 				early[r] = true
 			}
 		}
-		calls := make(map[*gwv1.HTTPRoute]int)
+		var calls []int
 		plain := NewIndex(w.gateways, w.namespaces, routes...)
-		ix := NewIndexAttaching(w.gateways, w.namespaces, routes, func(r *gwv1.HTTPRoute) bool {
-			calls[r]++
+		ix := NewIndexAttaching(w.gateways, w.namespaces, routes, func(i int, r *gwv1.HTTPRoute) bool {
+			if routes[i] != r {
+				t.Fatalf("attach called with route %d, which is not %s/%s", i, r.Namespace, r.Name)
+			}
+			calls = append(calls, i)
 			return early[r]
 		})
-		for r, n := range calls {
-			if n > 1 && !ix.DuplicateRoutes() {
-				t.Fatalf("attach called %d times for %s/%s", n, r.Namespace, r.Name)
+		var want []int
+		for i, r := range routes {
+			if r != nil {
+				want = append(want, i)
 			}
+		}
+		if !slices.Equal(calls, want) {
+			t.Fatalf("attach called for positions %v, want each route once in order: %v", calls, want)
 		}
 		var at Attachment
 		for pos, r := range routes {
@@ -126,4 +133,28 @@ func TestPropertyAttachEarly(t *testing.T) {
 	if memos == 0 {
 		t.Error("AttachAt never used a route's memo")
 	}
+}
+
+// TestPropertyReceiverFrom: receiverFrom, which starts from a listener's
+// own port and protocol, finds the listener that receiver finds by looking
+// the port and protocol up, for the hosts of the pools and the Gateway's
+// addresses, on Gateways whose listeners share ports, protocols and
+// hostnames.
+func TestPropertyReceiverFrom(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		w := drawWorld(t)
+		ix := NewIndex(w.gateways, w.namespaces)
+		hosts := append([]string{"", "c.b.example.com", "lb.example.com", "lb.b.example.com"}, hostPool...)
+		for _, gw := range w.gateways {
+			g := ix.gateway(gw.Namespace, gw.Name)
+			for li := range g.listeners {
+				l := &g.listeners[li]
+				for _, h := range hosts {
+					if got, want := receiverFrom(l, h), g.receiver(l.port, l.protocol, h); got != want {
+						t.Fatalf("Gateway %s listener %s host %q: receiverFrom %v, receiver %v", gw.Name, l.name, h, got, want)
+					}
+				}
+			}
+		}
+	})
 }

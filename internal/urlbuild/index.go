@@ -40,7 +40,7 @@ type Index struct {
 	// attachEarly, when not nil, says which routes NewIndexAttaching
 	// attaches while filing them (see routeEntry.memo); only read during
 	// construction.
-	attachEarly func(*gwv1.HTTPRoute) bool
+	attachEarly func(int, *gwv1.HTTPRoute) bool
 }
 
 type nsName struct{ namespace, name string }
@@ -108,6 +108,11 @@ type listenerEntry struct {
 	// receives reports whether the listener is the one that receives the
 	// requests of its port, protocol and hostname (the first by name).
 	receives bool
+	// alone and peers are the Gateway's single and byHostname entries for
+	// the listener's port and protocol, so that finding the listener that
+	// receives a host on them (receiverFrom) needs no look-up by port.
+	alone *listenerEntry
+	peers map[string]*listenerEntry
 	// mark and filed are NewIndex's scratch space (see addRoutes): filed
 	// counts the routes filed in routing and vhosts.
 	mark  int
@@ -156,8 +161,10 @@ func NewIndex(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes .
 // Attachment without reading the route's parentRefs, hostnames or status
 // again (when the route has one origin and no diagnostic, the common case;
 // otherwise it works the Attachment out as usual). attach may be nil; it is
-// called at most once per route, during construction only.
-func NewIndexAttaching(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes []*gwv1.HTTPRoute, attach func(*gwv1.HTTPRoute) bool) *Index {
+// called once for each route that is not nil, with its position in routes,
+// in order, during construction only: a caller may note what it learns of
+// the route then, while its memory is at hand.
+func NewIndexAttaching(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace, routes []*gwv1.HTTPRoute, attach func(int, *gwv1.HTTPRoute) bool) *Index {
 	ix := &Index{
 		gateways:   make(map[nsName]*gatewayEntry, len(gateways)),
 		namespaces: make(map[string]labels.Set, len(namespaces)),
@@ -292,6 +299,11 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 		if k := (portProtocol{l.port, l.protocol}); l.receives && len(g.byHostname[k]) == 1 {
 			g.single[k] = l
 		}
+	}
+	for i := range g.listeners {
+		l := &g.listeners[i]
+		k := portProtocol{l.port, l.protocol}
+		l.alone, l.peers = g.single[k], g.byHostname[k]
 	}
 	g.addrs = newGatewayAddresses(gw.Status.Addresses)
 	for i, h := range g.addrs.hostnames {

@@ -631,7 +631,10 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	// parentRefs may select one listener) without a search; it keeps
 	// counting when the routes are filed again.
 	mark := 0
-	filings, entries := ix.fileRoutes(kept, &mark, func(i int, r *gwv1.HTTPRoute) { hashes[i] = h.Hash(r.Namespace, r.Name) })
+	filings, entries := ix.fileRoutes(kept, &mark, func(i int, r *gwv1.HTTPRoute) bool {
+		hashes[i] = h.Hash(r.Namespace, r.Name)
+		return ix.attachEarly != nil && ix.attachEarly(int(keptAt[i]), r)
+	})
 	groups := dedupe.Groups(len(kept), func(i int) uint64 { return hashes[i] }, func(i, j int) bool {
 		return kept[i].Namespace == kept[j].Namespace && kept[i].Name == kept[j].Name
 	})
@@ -677,8 +680,9 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 // parentRef), and the route hostnames each files it under. It counts the
 // filings per listener (listenerEntry.filed) so that the maps can be made at
 // their final size, and calls each, when not nil, with every route and its
-// position while the route's memory is at hand.
-func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *gwv1.HTTPRoute)) ([]filing, []routeEntry) {
+// position while the route's memory is at hand: when each returns true, the
+// route is attached then too (routeEntry.memo).
+func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *gwv1.HTTPRoute) bool) ([]filing, []routeEntry) {
 	// The entries and their matches are carved from two blocks, and the
 	// groups from a third: one allocation each rather than one per route.
 	// The block of matches is sized for one per route, the common case
@@ -692,12 +696,10 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 	// att is the scratch Attachment of the routes attached early.
 	var att *Attachment
 	for ri, r := range kept {
-		if each != nil {
-			each(ri, r)
-		}
+		early := each != nil && each(ri, r)
 		e := &entries[ri]
 		matches = e.init(r, matches)
-		if ix.attachEarly != nil && ix.attachEarly(r) {
+		if early {
 			if att == nil {
 				att = new(Attachment)
 			}
