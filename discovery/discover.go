@@ -157,9 +157,9 @@ func Discover(snap Snapshot, opts Options) Result {
 
 // setRef sets *dst to *src field by field: copying the whole reference
 // into the heap costs a bulk write barrier while the collector runs, where
-// three string fields cost a pointer write each.
+// its string fields cost a pointer write each.
 func setRef(dst, src *model.ObjectRef) {
-	dst.Kind, dst.Namespace, dst.Name = src.Kind, src.Namespace, src.Name
+	dst.APIVersion, dst.Kind, dst.Namespace, dst.Name, dst.UID = src.APIVersion, src.Kind, src.Namespace, src.Name, src.UID
 }
 
 // builtEntry is an entry of the result before sorting: its name, server and
