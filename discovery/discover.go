@@ -93,7 +93,7 @@ func Discover(snap Snapshot, opts Options) Result {
 	nrefs := 0
 	for _, dr := range drafts {
 		s := tmpl.build(dr)
-		if dr.source != nil {
+		if dr.source() != nil {
 			// A copy of a source entry is as good as the source: check it,
 			// shorten what is too long, drop it with the reason if invalid.
 			ok, d := model.Normalize(s, dr.primary().ref, "")
@@ -142,8 +142,8 @@ func Discover(snap Snapshot, opts Options) Result {
 		// Entry in costs a bulk write barrier while the collector runs.
 		e := &entries[i]
 		e.Name, e.Server, e.Resources, e.Remotes = b.name, b.server, rs, dr.remotes
-		if dr.source != nil {
-			e.SourceEntry = dr.source.Name()
+		if dr.source() != nil {
+			e.SourceEntry = dr.source().Name()
 		}
 		servers[i] = b.server
 	}
@@ -157,9 +157,9 @@ func Discover(snap Snapshot, opts Options) Result {
 
 // setRef sets *dst to *src field by field: copying the whole reference
 // into the heap costs a bulk write barrier while the collector runs, where
-// three string fields cost a pointer write each.
+// its string fields cost a pointer write each.
 func setRef(dst, src *model.ObjectRef) {
-	dst.Kind, dst.Namespace, dst.Name = src.Kind, src.Namespace, src.Name
+	dst.APIVersion, dst.Kind, dst.Namespace, dst.Name, dst.UID = src.APIVersion, src.Kind, src.Namespace, src.Name, src.UID
 }
 
 // builtEntry is an entry of the result before sorting: its name, server and

@@ -19,26 +19,54 @@ type draft struct {
 	// resources is sorted; resources[0], the primary, is the object
 	// diagnostics about the entry as a whole name.
 	resources []*resource
-	// source is the source-registry entry enriched, nil for a new entry.
-	source *model.Server
+	// enrich is what only an entry enriching a source-registry entry has,
+	// nil for a new entry (most, and a draft exists for every exported
+	// resource: at scale, every field is megabytes the collector marks).
+	enrich *enrichment
 	// description, title, version and tier are the annotation overrides
 	// (the name's is name). They come from the primary resource except
-	// those in metaFrom, set by a later one (see absorb). describeDrafts
-	// then resolves description and version to those of the entry. A draft
-	// exists for every exported resource, so it holds no value twice: at
-	// scale its size is megabytes the collector marks.
+	// those in enrich.metaFrom, set by a later one (see absorb).
+	// describeDrafts then resolves description and version to those of
+	// the entry, so that no value is held twice.
 	description, title, version, tier string
-	metaFrom                          map[string]model.ObjectRef
 	// name is the entry name; nameFrom where it came from (nameField
 	// spells it out for diagnostics); generated is true when the naming
 	// scheme made it.
 	name      string
 	nameFrom  nameSource
 	generated bool
-	// remotes are the discovered remotes; sourceRemotes those the source
-	// entry already had (kept as written, headers and all).
-	remotes       []Remote
-	sourceRemotes []model.Remote
+	// remotes are the discovered remotes.
+	remotes []Remote
+}
+
+// enrichment is the part of a draft only an entry enriching a
+// source-registry entry has.
+type enrichment struct {
+	// entry is the source-registry entry enriched.
+	entry *model.Server
+	// metaFrom names the resource each annotation override set by a
+	// resource other than the primary comes from (see absorb).
+	metaFrom map[string]model.ObjectRef
+	// remotes are those the source entry already had (kept as written,
+	// headers and all).
+	remotes []model.Remote
+}
+
+// source is the source-registry entry enriched, nil for a new entry.
+func (d *draft) source() *model.Server {
+	if d.enrich == nil {
+		return nil
+	}
+	return d.enrich.entry
+}
+
+// sourceRemotes are the remotes the source entry already had, nil for a
+// new entry.
+func (d *draft) sourceRemotes() []model.Remote {
+	if d.enrich == nil {
+		return nil
+	}
+	return d.enrich.remotes
 }
 
 // nameSource is where a draft's name came from.
@@ -134,7 +162,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		primaries[i] = m.res
 		slab = slab[:len(slab)+1]
 		dr := &slab[len(slab)-1]
-		dr.resources, dr.source, dr.remotes = primaries[i:i+1:i+1], src, remotes
+		dr.resources, dr.remotes = primaries[i:i+1:i+1], remotes
 		dr.description, dr.title, dr.version, dr.tier = meta.description, meta.title, meta.version, meta.tier
 		switch {
 		case meta.name != "":
@@ -150,7 +178,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 		if src != nil {
 			bySource[key] = dr
-			dr.sourceRemotes = src.Remotes()
+			dr.enrich = &enrichment{entry: src, remotes: src.Remotes()}
 		}
 		drafts = append(drafts, dr)
 	}
@@ -167,12 +195,12 @@ func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
 		case v == "" || v == *dst:
 		case *dst == "":
 			*dst = v
-			if d.metaFrom == nil {
-				d.metaFrom = map[string]model.ObjectRef{}
+			if d.enrich.metaFrom == nil {
+				d.enrich.metaFrom = map[string]model.ObjectRef{}
 			}
-			d.metaFrom[key] = r.ref
+			d.enrich.metaFrom[key] = r.ref
 		default:
-			from, ok := d.metaFrom[key]
+			from, ok := d.enrich.metaFrom[key]
 			if !ok {
 				from = d.primary().ref
 			}
@@ -202,8 +230,8 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 		switch {
 		case d.description != "":
 			// The registry-description annotation.
-		case d.source != nil && d.source.Description() != "":
-			d.description = d.source.Description()
+		case d.source() != nil && d.source().Description() != "":
+			d.description = d.source().Description()
 		case cfg.opts.RequireDescription:
 			ds = append(ds, model.Warningf(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
 				"no %s annotation and no source-registry entry for this server; not exported (a description is required)",
@@ -224,8 +252,8 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 		switch {
 		case d.version != "":
 			// The registry-version annotation.
-		case d.source != nil && d.source.Version() != "":
-			d.version = d.source.Version()
+		case d.source() != nil && d.source().Version() != "":
+			d.version = d.source().Version()
 		default:
 			d.version = DefaultVersion
 		}
@@ -289,20 +317,22 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 		}
 		d.remotes = keep
 		var srcKeep []model.Remote
-		for _, r := range d.sourceRemotes {
+		for _, r := range d.sourceRemotes() {
 			if o := owner[r.URL]; r.URL != "" && o != nil && o != d {
 				ds = append(ds, model.Warningf(model.ReasonDuplicateRemoteURL, d.primary().ref, "",
 					"remote URL %q of source-registry entry %q is already used by the entry of %s; dropped from the copy",
-					model.MaskURL(r.URL), d.source.Name(), o.primary().ref))
+					model.MaskURL(r.URL), d.source().Name(), o.primary().ref))
 				continue
 			}
 			srcKeep = append(srcKeep, r)
 		}
-		d.sourceRemotes = srcKeep
+		if d.enrich != nil {
+			d.enrich.remotes = srcKeep
+		}
 		for _, r := range d.remotes {
 			owner[r.URL] = d
 		}
-		for _, r := range d.sourceRemotes {
+		for _, r := range d.sourceRemotes() {
 			if r.URL != "" {
 				owner[r.URL] = d
 			}
@@ -318,14 +348,14 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 func sharedRemoteURLs(drafts []*draft) bool {
 	n := 0
 	for _, d := range drafts {
-		n += len(d.remotes) + len(d.sourceRemotes)
+		n += len(d.remotes) + len(d.sourceRemotes())
 	}
 	urls, of := make([]string, 0, n), make([]int32, 0, n)
 	for i, d := range drafts {
 		for _, r := range d.remotes {
 			urls, of = append(urls, r.URL), append(of, int32(i))
 		}
-		for _, r := range d.sourceRemotes {
+		for _, r := range d.sourceRemotes() {
 			if r.URL != "" {
 				urls, of = append(urls, r.URL), append(of, int32(i))
 			}
@@ -379,8 +409,8 @@ func compareRefs(a, b model.ObjectRef) int {
 // replaced by the source's plus the discovered ones.
 func (d *draft) buildServer() *model.Server {
 	s := &model.Server{}
-	if d.source != nil {
-		s = d.source.Clone()
+	if d.source() != nil {
+		s = d.source().Clone()
 	} else {
 		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 	}
@@ -451,7 +481,7 @@ func newServerTemplates() *serverTemplates {
 // order with the same bytes, in a handful of allocations instead of one or
 // more per member.
 func (t *serverTemplates) build(d *draft) *model.Server {
-	if d.source != nil || t.plain == nil {
+	if d.source() != nil || t.plain == nil {
 		return d.buildServer()
 	}
 	tmpl := t.plain
@@ -581,7 +611,7 @@ func appendRemote(b []byte, typ, url string) []byte {
 // allRemotes is the entry's remotes: one per (type, URL), the source entry's
 // copy preferred (it may carry headers), sorted by type and URL.
 func (d *draft) allRemotes() []model.Remote {
-	out := slices.Clone(d.sourceRemotes)
+	out := slices.Clone(d.sourceRemotes())
 	for _, r := range d.remotes {
 		if !slices.ContainsFunc(out, func(o model.Remote) bool { return o.Type == r.Type && o.URL == r.URL }) {
 			out = append(out, model.Remote{Type: r.Type, URL: r.URL})

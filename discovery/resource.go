@@ -29,11 +29,7 @@ type resource struct {
 	// spec.remoteURL. They are only used to find a source-registry entry.
 	image     string
 	remoteURL string
-	// selected is false for resources outside Options.Namespaces or the label
-	// selector: they exist (Method 2 must not call their Services ownerless)
-	// but are never exported.
-	selected bool
-	obj      any
+	obj       any
 	// order is the resource's position in resourceIndex.all: a small
 	// number that names it, to group what concerns one resource.
 	order int
@@ -52,6 +48,10 @@ type resource struct {
 	annHas    uint8
 	// typeFrom is the field remoteType comes from (see typeField).
 	typeFrom typeSource
+	// selected is false for resources outside Options.Namespaces or the label
+	// selector: they exist (Method 2 must not call their Services ownerless)
+	// but are never exported.
+	selected bool
 	// dup is set on a copy of a resource the index does not hold (see
 	// indexResources); slabAt is the resource's position in the index's
 	// slab.
