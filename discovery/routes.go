@@ -400,14 +400,14 @@ func (w *routeWalker) reported(r *gwv1.HTTPRoute) bool {
 // its memory at hand, rather than a pass over the routes later: the route
 // has one rule, whose weighted backendRefs are one, backendRefs[backend],
 // which reaches res without a diagnostic, and the rule's path for res's
-// transport (urlbuild.PrepareRule). ok reports whether the route has that
-// shape; the walk resolves any other as it comes.
+// transport (urlbuild.PrepareRule). res is nil when the route does not
+// have that shape; the walk resolves any other as it comes. A routePrep is
+// made per route: it is kept small.
 type routePrep struct {
 	res     *resource
 	rule    urlbuild.RulePrep
 	backend int32
 	weight  int32
-	ok      bool
 }
 
 // prepare is the routePrep of route r.
@@ -421,12 +421,14 @@ func (w *routeWalker) prepare(r *gwv1.HTTPRoute) routePrep {
 		return routePrep{}
 	}
 	t := b.targets[0]
+	if int(int32(t.backend)) != t.backend {
+		return routePrep{}
+	}
 	return routePrep{
 		res:     t.res,
 		rule:    urlbuild.PrepareRule(r, 0, w.ruleOptions(t)),
 		backend: int32(t.backend),
 		weight:  t.weight,
-		ok:      true,
 	}
 }
 
@@ -685,7 +687,7 @@ func lowerAlnum(c byte) bool { return 'a' <= c && c <= 'z' || '0' <= c && c <= '
 func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]export, model.Diagnostics) {
 	ref := routeRef(route)
 	var prep *routePrep
-	if pos < len(w.preps) && w.preps[pos].ok {
+	if pos < len(w.preps) && w.preps[pos].res != nil {
 		prep = &w.preps[pos]
 	}
 	var rbs []ruleBackends

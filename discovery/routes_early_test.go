@@ -85,7 +85,7 @@ func TestPropertyRouteExportsEarly(t *testing.T) {
 		}
 		w := &routeWalker{cfg: cfg, ix: ix, services: indexServices(snap.Services, ix), grants: indexGrants(snap.ReferenceGrants)}
 		for _, r := range snap.HTTPRoutes {
-			if r != nil && r.Annotations[AnnotationExport] == "true" && w.prepare(r).ok {
+			if r != nil && r.Annotations[AnnotationExport] == "true" && w.prepare(r).res != nil {
 				prepared++
 			}
 		}

@@ -425,23 +425,24 @@ func (st *attachState) keepReachable() {
 }
 
 // memo returns the attachMemo of a, ok when a has one origin and no
-// diagnostics (keepReachable then knows the origin's listeners).
+// diagnostics (keepReachable then knows the origin's listeners), and the
+// origin's listener receives its requests.
 func (a *Attachment) memo() attachMemo {
-	if len(a.Origins) != 1 || len(a.Diagnostics) != 0 || a.recvG == nil || a.recvVia == nil {
+	if len(a.Origins) != 1 || len(a.Diagnostics) != 0 || a.recvVia == nil || a.recv != a.recvVia || a.recvG != a.recvVia.gw {
 		return attachMemo{}
 	}
 	o := &a.Origins[0]
-	return attachMemo{g: a.recvG, l: a.recvVia, recv: a.recv, host: o.Host, parent: int32(o.ParentIndex), fromAddress: o.FromAddress, ok: true}
+	return attachMemo{l: a.recvVia, host: o.Host, parent: int32(o.ParentIndex), fromAddress: o.FromAddress, ok: true}
 }
 
 // fromMemo fills a, which AttachAt has reset for its route, from the memo
 // of that route: what attaching it again would give.
 func (a *Attachment) fromMemo(m *attachMemo) {
-	route := a.route
+	route, g := a.route, m.l.gw
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	a.originBuf[0] = Origin{
 		ParentIndex: int(m.parent),
-		Gateway:     types.NamespacedName{Namespace: m.g.namespace, Name: m.g.name},
+		Gateway:     types.NamespacedName{Namespace: g.namespace, Name: g.name},
 		Listener:    gwv1.SectionName(m.l.name),
 		Scheme:      m.l.scheme,
 		Host:        m.host,
@@ -449,7 +450,7 @@ func (a *Attachment) fromMemo(m *attachMemo) {
 		FromAddress: m.fromAddress,
 	}
 	a.Origins = a.originBuf[:1]
-	a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = m.recv, m.g, m.l, m.host, m.l.port, m.l.scheme == "https"
+	a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = m.l, g, m.l, m.host, m.l.port, m.l.scheme == "https"
 }
 
 // matches reports whether the listener is one the parentRef selects and can

@@ -124,6 +124,8 @@ type listenerEntry struct {
 	// receives a host on them (receiverFrom) needs no look-up by port.
 	alone *listenerEntry
 	peers map[string]*listenerEntry
+	// gw is the listener's Gateway.
+	gw *gatewayEntry
 	// mark and filed are NewIndex's scratch space (see addRoutes): filed
 	// counts the routes filed in routing and vhosts.
 	mark  int
@@ -314,7 +316,7 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	for i := range g.listeners {
 		l := &g.listeners[i]
 		k := portProtocol{l.port, l.protocol}
-		l.alone, l.peers = g.single[k], g.byHostname[k]
+		l.alone, l.peers, l.gw = g.single[k], g.byHostname[k], g
 	}
 	g.addrs = newGatewayAddresses(gw.Status.Addresses)
 	for i, h := range g.addrs.hostnames {

@@ -136,14 +136,13 @@ type routeEntry struct {
 	memo attachMemo
 }
 
-// attachMemo is an Attachment of one origin and no diagnostics, the common
-// case, in the few words that rebuild it (see Attachment.fromMemo): the
-// listener the origin came from, its Gateway, the host, the parentRef
-// index, and the listener that receives the origin's requests (see
-// Attachment.recv). ok reports whether there is one.
+// attachMemo is an Attachment of one origin and no diagnostics, whose
+// origin's listener receives its requests itself (Attachment.recv), the
+// common case, in the few words that rebuild it (see Attachment.fromMemo):
+// that listener (its Gateway is l.gw), the host and the parentRef index.
+// ok reports whether there is one. It is made per route: it is kept small.
 type attachMemo struct {
-	g           *gatewayEntry
-	l, recv     *listenerEntry
+	l           *listenerEntry
 	host        string
 	parent      int32
 	fromAddress bool
@@ -347,11 +346,10 @@ type routeGroup struct {
 	cands []cand
 	// one holds the first candidate: most groups have one.
 	one [1]cand
-	// regex are the RegularExpression matches, apart: their precedence is
-	// implementation-specific.
-	regex []cand
-	// big indexes cands when the group is large; nil otherwise (a scan is
-	// as fast). Most groups are small, and are made per route.
+	// big holds the RegularExpression matches, apart (their precedence is
+	// implementation-specific), and indexes cands when the group is large
+	// (a scan is as fast otherwise); nil for the many groups, made per
+	// route, that need neither.
 	big *groupIndex
 	// methods reports whether a match has a method condition or is a
 	// RegularExpression.
@@ -397,16 +395,22 @@ func boolRank(b bool) int {
 // when large; fileUnder lists the groups that need it (and has set
 // methods), most groups have one plain match and need nothing.
 func (g *routeGroup) finish() {
-	slices.SortFunc(g.regex, func(a, b cand) int {
-		return cmp.Or(cmp.Compare(a.r.route.Namespace, b.r.route.Namespace), cmp.Compare(a.r.route.Name, b.r.route.Name),
-			cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
-	})
+	if g.big != nil {
+		slices.SortFunc(g.big.regex, func(a, b cand) int {
+			return cmp.Or(cmp.Compare(a.r.route.Namespace, b.r.route.Namespace), cmp.Compare(a.r.route.Name, b.r.route.Name),
+				cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
+		})
+	}
 	if len(g.cands) <= smallGroup {
 		return
 	}
 	// The matches of one key are chained through next from the last one
 	// filed, so that the index costs one map entry per key and no sort.
-	x := &groupIndex{next: make([]int32, len(g.cands))}
+	x := g.big
+	if x == nil {
+		x = new(groupIndex)
+	}
+	x.next, x.indexed = make([]int32, len(g.cands)), true
 	for i, c := range g.cands {
 		rank := typeRank(c.m.typ)
 		if x.last[rank] == nil {
@@ -426,8 +430,11 @@ func (g *routeGroup) finish() {
 }
 
 // groupIndex indexes the matches of a large group by match type and value
-// (the Exact path, the trimmed PathPrefix).
+// (the Exact path, the trimmed PathPrefix), when indexed; and holds the
+// group's RegularExpression matches.
 type groupIndex struct {
+	regex   []cand
+	indexed bool
 	// last gives, by type rank, the index in cands of the last match of
 	// each value; next[i] is the index of the match of the same type and
 	// value before cands[i], -1 for none.
@@ -462,6 +469,14 @@ func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) int32 {
 	return -1
 }
 
+// regexCands returns the RegularExpression matches of the group.
+func (g *routeGroup) regexCands() []cand {
+	if g.big == nil {
+		return nil
+	}
+	return g.big.regex
+}
+
 // best returns the match among cands that takes the request and comes
 // first by precedence.
 func best(cands []cand, req *Request) (cand, bool) {
@@ -492,12 +507,12 @@ func (g *routeGroup) bestOf(i int32, req *Request) (cand, bool) {
 // RegularExpression matches that may take it instead.
 func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 	var may []cand
-	for _, c := range g.regex {
+	for _, c := range g.regexCands() {
 		if c.m.mayTake(req) {
 			may = append(may, c)
 		}
 	}
-	if g.big == nil {
+	if g.big == nil || !g.big.indexed {
 		c, ok := best(g.cands, req)
 		return c, may, ok
 	}
@@ -643,7 +658,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		for i := range filings {
 			filings[i].l.filed = [2]int{}
 		}
-		filings, _ = ix.fileRoutes(dedupeRoutes(kept), &mark, nil)
+		filings, entries = ix.fileRoutes(dedupeRoutes(kept), &mark, nil)
 	} else {
 		// Each route has one entry, which AttachAt finds by position.
 		ix.entryAt = make([]*routeEntry, len(routes))
@@ -664,8 +679,9 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 			*m = make(map[string]*routeGroup, l.filed[boolRank(f.vhost)])
 		}
 		var g *routeGroup
-		groupsToFinish, g = fileUnder(groupsToFinish, &blocks, l, *m, f.key, f.e)
-		if e := f.e; e.home == nil && !f.vhost && f.key != "" {
+		e := &entries[f.e]
+		groupsToFinish, g = fileUnder(groupsToFinish, &blocks, l, *m, f.key, e)
+		if e.home == nil && !f.vhost && f.key != "" {
 			e.home, e.homeL, e.homeHost = g, l, f.key
 		}
 	}
@@ -740,14 +756,14 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 				}
 				l.mark = *mark
 				for _, k := range keys {
-					filings = append(filings, filing{l: l, e: e, key: k})
+					filings = append(filings, filing{l: l, e: int32(ri), key: k})
 				}
 				l.filed[0] += len(keys)
 				if l.hostname != "" {
 					// The intersected hostnames differ from the route's.
 					keys, _ = intersect(keys[:0], hostnames, l.hostname)
 					for _, k := range keys {
-						filings = append(filings, filing{l: l, e: e, key: k, vhost: true})
+						filings = append(filings, filing{l: l, e: int32(ri), key: k, vhost: true})
 					}
 					l.filed[1] += len(keys)
 				}
@@ -802,10 +818,13 @@ func dedupeRoutes(routes []*gwv1.HTTPRoute) []*gwv1.HTTPRoute {
 
 // filing is a route filed on a listener under a hostname, in its routing
 // map or (vhost) its virtual-host one.
+//
+// e is the index of the route's entry among those fileRoutes returns (an
+// int32 rather than a pointer: a filing is made per route and listener).
 type filing struct {
 	l     *listenerEntry
-	e     *routeEntry
 	key   string
+	e     int32
 	vhost bool
 }
 
@@ -833,18 +852,21 @@ func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m ma
 		grp = blocks.get()
 		m[k] = grp
 	}
-	listed := len(grp.regex) > 0 || len(grp.cands) > smallGroup
+	listed := len(grp.regexCands()) > 0 || len(grp.cands) > smallGroup
 	for mi := range e.matches {
 		c := cand{r: e, m: &e.matches[mi]}
 		if c.m.typ == gwv1.PathMatchRegularExpression {
-			grp.regex = append(grp.regex, c)
+			if grp.big == nil {
+				grp.big = new(groupIndex)
+			}
+			grp.big.regex = append(grp.big.regex, c)
 			grp.methods = true
 		} else {
 			grp.cands = append(grp.cands, c)
 			grp.methods = grp.methods || c.m.method != ""
 		}
 	}
-	if !listed && (len(grp.regex) > 0 || len(grp.cands) > smallGroup) {
+	if !listed && (len(grp.regexCands()) > 0 || len(grp.cands) > smallGroup) {
 		groups = append(groups, grp) // to finish
 	}
 	return groups, grp

@@ -114,8 +114,11 @@ func (a *Attachment) AppendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 // one path and no diagnostic, is prepared; for any other the RulePrep is
 // empty and AppendPreparedRuleURLs reads the rule as AppendRuleURLs does.
 type RulePrep struct {
-	path    RulePath
+	// path and match are the rule's RulePath, held in few words: a
+	// RulePrep is made per route.
+	path    string
 	rewrite *gwv1.HTTPURLRewriteFilter
+	match   int32
 	ok      bool
 }
 
@@ -124,10 +127,10 @@ type RulePrep struct {
 func PrepareRule(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) RulePrep {
 	var pbuf [2]RulePath
 	paths, ds, rewrite := appendRulePaths(pbuf[:0], route, ruleIndex, opts)
-	if len(paths) != 1 || len(ds) != 0 {
+	if len(paths) != 1 || len(ds) != 0 || int(int32(paths[0].Match)) != paths[0].Match {
 		return RulePrep{}
 	}
-	return RulePrep{path: paths[0], rewrite: rewrite, ok: true}
+	return RulePrep{path: paths[0].Path, match: int32(paths[0].Match), rewrite: rewrite, ok: true}
 }
 
 // AppendPreparedRuleURLs is [Attachment.AppendRuleURLs] for a rule prepared
@@ -141,7 +144,7 @@ func (a *Attachment) AppendPreparedRuleURLs(dst []URL, origins []Origin, ruleInd
 	if a == nil || a.route == nil {
 		return dst, nil
 	}
-	return a.appendRuleURLs(dst, origins, ruleIndex, opts, []RulePath{prep.path}, nil, prep.rewrite)
+	return a.appendRuleURLs(dst, origins, ruleIndex, opts, []RulePath{{Path: prep.path, Match: int(prep.match)}}, nil, prep.rewrite)
 }
 
 // appendRuleURLs is AppendRuleURLs once the rule's paths, their
