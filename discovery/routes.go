@@ -643,7 +643,7 @@ func plainAuthority(a string) bool {
 	}
 	// A last label of digits or "0x…" makes the host an IPv4 address to a
 	// browser; the full check judges it.
-	if l := host[last:]; strings.HasPrefix(l, "0x") || strings.Trim(l, "0123456789") == "" {
+	if l := host[last:]; strings.HasPrefix(l, "0x") || allDigits(l) {
 		return false
 	}
 	if !hasPort {
@@ -662,6 +662,18 @@ func plainAuthority(a string) bool {
 		n = n*10 + int(c-'0')
 	}
 	return n >= 1 && n <= 65535
+}
+
+// allDigits reports whether s has only decimal digits (strings.Trim with
+// the digits as cutset leaving nothing, without building the cutset's set
+// on every call).
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // lowerAlnum reports whether c is a lower-case letter or a digit.

@@ -327,6 +327,11 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	}
 
 	acc := routeAcceptance(route, key)
+	if ix.attachEarly != nil && i < len(ix.seen) {
+		// Attaching early, while NewIndexAttaching files the route: the
+		// filing needs the same answers.
+		ix.seen[i] = parentSeen{g: g, accepted: acc.accepted, known: true}
+	}
 	if !acc.accepted {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonRouteNotAccepted, a.Route, parentField(i),
 			"Gateway %s/%s has not accepted the route: %s", key.namespace, key.name, model.Text(acc.detail)))

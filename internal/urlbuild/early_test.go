@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
@@ -122,6 +123,25 @@ func TestPropertyAttachEarly(t *testing.T) {
 		}
 		if !slices.Equal(calls, want) {
 			t.Fatalf("attach called for positions %v, want each route once in order: %v", calls, want)
+		}
+		// The routing is the same: early attaching only spares the filing
+		// some look-ups.
+		for _, gw := range w.gateways {
+			for _, l := range gw.Spec.Listeners {
+				for _, host := range []string{"a.example.com", "b.example.com", "x.b.example.com", "g0.example.com", "g1.example.com", "lb.example.com"} {
+					for _, p := range []string{"/", "/a", "/a/b", "/mcp", "/a/mcp", "/srv/x", "/sse", "/messages"} {
+						for _, m := range []string{"GET", "POST", "DELETE"} {
+							req := Request{Host: host, Method: m, Path: p}
+							gn := types.NamespacedName{Namespace: gw.Namespace, Name: gw.Name}
+							want, wantOK := plain.RouteRequest(gn, l.Port, l.Protocol, req)
+							got, gotOK := ix.RouteRequest(gn, l.Port, l.Protocol, req)
+							if d := cmp.Diff(want, got); d != "" || wantOK != gotOK {
+								t.Fatalf("%s %s%s on %s/%d: %v (-plain +early):\n%s", m, host, p, gw.Name, l.Port, gotOK, d)
+							}
+						}
+					}
+				}
+			}
 		}
 		var at Attachment
 		for pos, r := range routes {

@@ -41,6 +41,17 @@ type Index struct {
 	// attaches while filing them (see routeEntry.memo); only read during
 	// construction.
 	attachEarly func(int, *gwv1.HTTPRoute) bool
+	// seen is, during construction only, what attaching a route early
+	// found of its parentRefs, by index, for filing it (see parentSeen).
+	seen []parentSeen
+}
+
+// parentSeen is what attaching a route found of one of its parentRefs: the
+// Gateway it names and whether the route status accepts it there; known
+// when attaching got that far.
+type parentSeen struct {
+	g               *gatewayEntry
+	accepted, known bool
 }
 
 type nsName struct{ namespace, name string }
@@ -199,7 +210,7 @@ func NewIndexAttaching(gateways []*gwv1.Gateway, namespaces []*corev1.Namespace,
 	}
 	ix.attachEarly = attach
 	ix.addRoutes(routes)
-	ix.attachEarly = nil
+	ix.attachEarly, ix.seen = nil, nil
 	return ix
 }
 

@@ -699,23 +699,32 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 		early := each != nil && each(ri, r)
 		e := &entries[ri]
 		matches = e.init(r, matches)
+		// seen is what attaching the route found of its parentRefs.
+		var seen []parentSeen
 		if early {
 			if att == nil {
 				att = new(Attachment)
 			}
+			ix.seen = append(ix.seen[:0], make([]parentSeen, len(r.Spec.ParentRefs))...)
 			ix.AttachAt(att, r, -1)
 			e.memo = att.memo()
+			seen = ix.seen
 		}
 		routeNS := routeNamespace{ix: ix, name: r.Namespace}
 		hostnames = appendRouteHostnames(hostnames[:0], r.Spec.Hostnames)
 		*mark++
-		for _, ref := range r.Spec.ParentRefs {
+		for pi, ref := range r.Spec.ParentRefs {
 			key := parentKeyOf(ref, r.Namespace)
 			if key.group != GatewayGroup || key.kind != KindGateway {
 				continue
 			}
-			g := ix.gateway(key.namespace, key.name)
-			if g == nil || !routeAcceptance(r, key).accepted {
+			var g *gatewayEntry
+			if pi < len(seen) && seen[pi].known {
+				if !seen[pi].accepted {
+					continue
+				}
+				g = seen[pi].g
+			} else if g = ix.gateway(key.namespace, key.name); g == nil || !routeAcceptance(r, key).accepted {
 				continue
 			}
 			for li := range g.listeners {
