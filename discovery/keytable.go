@@ -83,13 +83,8 @@ func (t *keyTable) add(h uint64, pos int) {
 // stringArena copies strings into blocks of memory of its own, so that
 // strings read together lie together rather than scattered over the
 // snapshot. The copies are equal to the originals; a full block is left as
-// it is and a new one started, so copies never move. block is the size of
-// a block, arenaBlock when 0: an arena whose strings are handed to callers
-// takes smaller ones, so that a string a caller keeps keeps little else.
-type stringArena struct {
-	b     strings.Builder
-	block int
-}
+// it is and a new one started, so copies never move.
+type stringArena struct{ b strings.Builder }
 
 // arenaBlock is the size of a block: large enough that blocks are few,
 // small enough to waste little.
@@ -125,11 +120,7 @@ func (a *stringArena) concat(s0, s1, s2, s3 string) string {
 // reserve starts a new block when the current one has no room for n bytes.
 func (a *stringArena) reserve(n int) {
 	if a.b.Cap()-a.b.Len() < n {
-		block := a.block
-		if block <= 0 {
-			block = arenaBlock
-		}
 		a.b = strings.Builder{}
-		a.b.Grow(max(block, n))
+		a.b.Grow(max(arenaBlock, n))
 	}
 }
