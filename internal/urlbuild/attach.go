@@ -128,10 +128,19 @@ func (ix *Index) AttachInto(a *Attachment, route *gwv1.HTTPRoute) {
 // checks start from the route's own group rather than looking it up. A
 // route that is not the one at i is attached as by AttachInto.
 func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
-	*a = Attachment{route: route, ix: ix, Diagnostics: a.Diagnostics[:0]}
 	if route == nil {
+		*a = Attachment{ix: ix, Diagnostics: a.Diagnostics[:0]}
 		return
 	}
+	// a is reset field by field rather than as a whole: this runs per
+	// route, and zeroing the whole struct, pointers and all, costs a
+	// write barrier per pointer while the garbage collector runs. Route is
+	// set here for both ways below; originBuf is written before Origins
+	// shows it.
+	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
+	a.Origins, a.Diagnostics = nil, a.Diagnostics[:0]
+	a.route, a.ix, a.entry = route, ix, nil
+	a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = nil, nil, nil, "", 0, false
 	if ix != nil && i >= 0 && i < len(ix.entryAt) {
 		if e := ix.entryAt[i]; e != nil && e.route == route {
 			a.entry = e
@@ -141,7 +150,6 @@ func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 			}
 		}
 	}
-	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	if len(route.Spec.ParentRefs) == 0 {
 		msg := "spec.parentRefs is empty: the route attaches to no Gateway"
 		if route.Spec.UseDefaultGateways != "" && route.Spec.UseDefaultGateways != gwv1.GatewayDefaultScopeNone {
@@ -435,11 +443,10 @@ func (a *Attachment) memo() attachMemo {
 	return attachMemo{l: a.recvVia, host: o.Host, parent: int32(o.ParentIndex), fromAddress: o.FromAddress, ok: true}
 }
 
-// fromMemo fills a, which AttachAt has reset for its route, from the memo
-// of that route: what attaching it again would give.
+// fromMemo fills a, which AttachAt has reset for its route (Route set),
+// from the memo of that route: what attaching it again would give.
 func (a *Attachment) fromMemo(m *attachMemo) {
-	route, g := a.route, m.l.gw
-	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
+	g := m.l.gw
 	a.originBuf[0] = Origin{
 		ParentIndex: int(m.parent),
 		Gateway:     types.NamespacedName{Namespace: g.namespace, Name: g.name},

@@ -292,9 +292,12 @@ func valueMatches(typ *gwv1.HeaderMatchType, want, got string) bool {
 // init compiles the matches of every rule of r (defaulted:
 // DefaultRules, DefaultMatches). Match types other than Exact, PathPrefix
 // and RegularExpression are left out: the CRD refuses them. The matches
-// are appended to block, which is returned.
+// are appended to block, which is returned. e must be zero (fileRoutes
+// makes the entries afresh): only its route and matches are set, rather
+// than the whole entry written over, which costs a write barrier per
+// pointer while the garbage collector runs.
 func (e *routeEntry) init(r *gwv1.HTTPRoute, block []matchEntry) []matchEntry {
-	*e = routeEntry{route: r}
+	e.route = r
 	rules := DefaultRules(r)
 	start := len(block)
 	for ri := range rules {
