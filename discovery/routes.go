@@ -69,12 +69,17 @@ import (
 // from routes are dropped with ConflictingExport. One without the annotation
 // is exported by the route alone.
 //
-// The routes are read once, in snapshot order, each walked while its
-// memory is at hand. Two routes of one namespace and name (which a cluster
-// cannot hold, but concatenated manifests can): one copy is used (see
-// the dedupe rule), so what the others gave is dropped afterwards. Nothing downstream
-// depends on the order (exports are merged per resource in a fixed order,
-// diagnostics sorted).
+// The routes are read in two passes, in snapshot order. The route index
+// files every route (the URL checks need all of them); while it does, with
+// each route's memory at hand, the exported ones are attached to their
+// Gateways (urlbuild.NewIndexAttaching) and, when of the common shape,
+// their backends resolved and their rule's path worked out (routePrep).
+// The walk then builds and checks each exported route's URLs from that,
+// reading little of the route again. Two routes of one namespace and name
+// (which a cluster cannot hold, but concatenated manifests can): one copy
+// is used (see the dedupe rule), so what the others gave is dropped
+// afterwards. Nothing downstream depends on the order (exports are merged
+// per resource in a fixed order, diagnostics sorted).
 func routeExports(snap *Snapshot, ix *resourceIndex, cfg *config) ([]export, model.Diagnostics) {
 	return routeExportsEarly(snap, ix, cfg, true)
 }

@@ -15,7 +15,8 @@ import (
 // some routes early) holds what want (Attach on an index that attached
 // none) holds, down to the receiver it keeps for the URL checks, and gives
 // the same URLs and diagnostics for every rule.
-func sameAttachment(t *rapid.T, r *gwv1.HTTPRoute, want, got *Attachment, opts []RuleOptions) {
+// It counts in prepared the rules PrepareRule prepared.
+func sameAttachment(t *rapid.T, r *gwv1.HTTPRoute, want, got *Attachment, opts []RuleOptions, prepared *int) {
 	t.Helper()
 	if d := cmp.Diff(want.Route, got.Route); d != "" {
 		t.Fatalf("%s/%s route (-Attach +early):\n%s", r.Namespace, r.Name, d)
@@ -66,7 +67,7 @@ func sameAttachment(t *rapid.T, r *gwv1.HTTPRoute, want, got *Attachment, opts [
 			// The rule prepared beforehand gives the same.
 			prep := PrepareRule(r, ri, o)
 			if prep.ok {
-				prepared++
+				*prepared++
 			}
 			prepURLs, prepDs := got.AppendPreparedRuleURLs(nil, got.Origins, ri, o, &prep)
 			if d := cmp.Diff(wantURLs, prepURLs); d != "" {
@@ -79,9 +80,6 @@ func sameAttachment(t *rapid.T, r *gwv1.HTTPRoute, want, got *Attachment, opts [
 	}
 }
 
-// prepared counts the rules PrepareRule prepared in sameAttachment.
-var prepared int
-
 // TestPropertyAttachEarly: an index that attached a random subset of its
 // routes while filing them (NewIndexAttaching) gives, through AttachAt at
 // each route's position or at a wrong one, the Attachment and the URLs
@@ -91,7 +89,7 @@ var prepared int
 // for the competing routes of drawRoutingWorld, with nil routes and
 // duplicates mixed in.
 func TestPropertyAttachEarly(t *testing.T) {
-	memos := 0
+	memos, prepared := 0, 0
 	check := func(t *rapid.T, w world, opts []RuleOptions) {
 		routes := slices.Clone(w.routes)
 		if rapid.Bool().Draw(t, "nil") {
@@ -155,7 +153,7 @@ func TestPropertyAttachEarly(t *testing.T) {
 			if at.entry != nil && at.entry.memo.ok {
 				memos++
 			}
-			sameAttachment(t, r, plain.Attach(r), &at, opts)
+			sameAttachment(t, r, plain.Attach(r), &at, opts, &prepared)
 		}
 	}
 	rapid.Check(t, func(t *rapid.T) {
