@@ -407,7 +407,13 @@ func (st *attachState) keepReachable() {
 			w = r
 		}
 		if w == nil {
-			kept = append(kept, p)
+			if len(kept) == j {
+				// In place: no copy (and no write barriers) until an
+				// origin is dropped, which is rare.
+				kept = kept[:j+1]
+			} else {
+				kept = append(kept, p)
+			}
 			recv, recvG, recvVia = r, src.g, src.l
 			continue
 		}
