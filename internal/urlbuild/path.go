@@ -163,6 +163,48 @@ func ExternalPath(endpoint string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPU
 	return ext, nil
 }
 
+// externalPathSplit is [ExternalPath] with the result in two pieces, head
+// and endpoint[tailAt:], so that a caller building a URL from it allocates
+// once (tailAt is len(endpoint) when the result is head alone). The pieces
+// make up what ExternalPath returns, and the errors are its errors
+// (TestExternalPathSplit).
+func externalPathSplit(endpoint string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewriteFilter) (head string, tailAt int, err error) {
+	if err := checkPath(endpoint); err != nil {
+		return "", 0, fmt.Errorf("endpoint path: %w", err)
+	}
+	typ, value, err := pathMatchOf(match)
+	if err != nil {
+		return "", 0, err
+	}
+	mod, err := pathModifierOf(filter)
+	if err != nil {
+		return "", 0, err
+	}
+	if err := compatible(typ, mod); err != nil {
+		return "", 0, err
+	}
+	if mod != nil && mod.Type == gwv1.PrefixMatchHTTPPathModifier {
+		prefix := strings.TrimRight(value, "/")
+		repl := strings.TrimRight(*mod.ReplacePrefixMatch, "/")
+		switch {
+		case endpoint == prefixBase(repl):
+		case repl == "":
+			// ExternalPath's prefix + endpoint. Its check forward holds
+			// here by construction: the endpoint path starts with "/", so
+			// the request path is under the prefix, and the rewrite puts
+			// "" (the replacement) before the endpoint path.
+			return prefix, 0, nil
+		case strings.HasPrefix(endpoint, repl+"/"):
+			// ExternalPath's prefix + endpoint[len(repl):], which starts
+			// with "/": the rewrite gives repl and that remainder, the
+			// endpoint path again.
+			return prefix, len(repl), nil
+		}
+	}
+	ext, err := ExternalPath(endpoint, match, filter)
+	return ext, len(endpoint), err
+}
+
 // pathMatchOf returns the defaulted type and value of a path match
 // (HTTPPathMatch.Type defaults to PathPrefix, .Value to "/"), refusing
 // RegularExpression, unknown types and values the CRD would refuse.

@@ -103,7 +103,7 @@ func (a *Attachment) AppendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 	}
 	var pbuf [4]RulePath
 	paths, ds, rewrite := appendRulePaths(pbuf[:0], a.route, ruleIndex, opts)
-	return a.appendRuleURLs(dst, origins, ruleIndex, opts, paths, ds, rewrite)
+	return a.appendRuleURLs(dst, origins, ruleIndex, opts, paths, ds, rewrite, "")
 }
 
 // RulePrep is what [Attachment.AppendRuleURLs] works out from a rule alone,
@@ -115,22 +115,65 @@ func (a *Attachment) AppendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 // empty and AppendPreparedRuleURLs reads the rule as AppendRuleURLs does.
 type RulePrep struct {
 	// path and match are the rule's RulePath, held in few words: a
-	// RulePrep is made per route.
+	// RulePrep is made per route. When split, the path is path followed
+	// by the endpoint path from tailAt on (externalPathSplit), joined only
+	// in the URL.
 	path    string
 	rewrite *gwv1.HTTPURLRewriteFilter
 	match   int32
+	tailAt  int32
 	ok      bool
+	split   bool
 }
 
 // PrepareRule prepares rule ruleIndex of route for URLs with opts (see
 // [RulePrep]).
 func PrepareRule(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) RulePrep {
+	if p, ok := prepareSplit(route, ruleIndex, opts); ok {
+		return p
+	}
 	var pbuf [2]RulePath
 	paths, ds, rewrite := appendRulePaths(pbuf[:0], route, ruleIndex, opts)
 	if len(paths) != 1 || len(ds) != 0 || int(int32(paths[0].Match)) != paths[0].Match {
 		return RulePrep{}
 	}
 	return RulePrep{path: paths[0].Path, match: int32(paths[0].Match), rewrite: rewrite, ok: true}
+}
+
+// prepareSplit is PrepareRule for the common rule of one match, without
+// header or query conditions, whose path through the rewrite to
+// opts.EndpointPath comes in two pieces (externalPathSplit): what
+// appendRulePaths gives for it, without joining them. false for any other
+// rule, which PrepareRule prepares through appendRulePaths.
+func prepareSplit(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) (RulePrep, bool) {
+	if route == nil || opts.EndpointPath == "" {
+		return RulePrep{}, false
+	}
+	rules := DefaultRules(route)
+	if ruleIndex < 0 || ruleIndex >= len(rules) {
+		return RulePrep{}, false
+	}
+	rule := rules[ruleIndex]
+	matches := DefaultMatches(rule)
+	if len(matches) != 1 || len(matches[0].Headers) > 0 || len(matches[0].QueryParams) > 0 {
+		return RulePrep{}, false
+	}
+	obj := model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
+	rewrite, _, ok := ruleRewrite(rule, ruleIndex, opts.Backend, obj)
+	if !ok {
+		return RulePrep{}, false
+	}
+	head, tailAt, err := externalPathSplit(opts.EndpointPath, matches[0].Path, rewrite)
+	if err != nil || tailAt == len(opts.EndpointPath) {
+		// An error is a diagnostic, and a path in one piece is the usual
+		// one: both are left to appendRulePaths.
+		return RulePrep{}, false
+	}
+	match := int32(0)
+	if len(rule.Matches) == 0 {
+		match = -1
+	}
+	return RulePrep{path: head, rewrite: rewrite, match: match, tailAt: int32(tailAt), ok: true, split: true}, true
 }
 
 // AppendPreparedRuleURLs is [Attachment.AppendRuleURLs] for a rule prepared
@@ -144,12 +187,19 @@ func (a *Attachment) AppendPreparedRuleURLs(dst []URL, origins []Origin, ruleInd
 	if a == nil || a.route == nil {
 		return dst, nil
 	}
-	return a.appendRuleURLs(dst, origins, ruleIndex, opts, []RulePath{{Path: prep.path, Match: int(prep.match)}}, nil, prep.rewrite)
+	tail := ""
+	if prep.split {
+		tail = opts.EndpointPath[prep.tailAt:]
+	}
+	return a.appendRuleURLs(dst, origins, ruleIndex, opts, []RulePath{{Path: prep.path, Match: int(prep.match)}}, nil, prep.rewrite, tail)
 }
 
 // appendRuleURLs is AppendRuleURLs once the rule's paths, their
-// diagnostics and the rule's path rewrite are known.
-func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, opts RuleOptions, paths []RulePath, ds model.Diagnostics, rewrite *gwv1.HTTPURLRewriteFilter) ([]URL, model.Diagnostics) {
+// diagnostics and the rule's path rewrite are known. A non-empty tail
+// follows the path of the one element of paths (a split RulePrep): the
+// first URL is then built ahead of its check, the path a part of it, so
+// that the path and the URL take one allocation, not two.
+func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, opts RuleOptions, paths []RulePath, ds model.Diagnostics, rewrite *gwv1.HTTPURLRewriteFilter, tail string) ([]URL, model.Diagnostics) {
 	if len(origins) == 0 || len(paths) == 0 {
 		return dst, ds
 	}
@@ -162,7 +212,15 @@ func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 	var buf [128]byte
 	for _, o := range origins {
 		base := o.appendTo(buf[:0])
-		for _, p := range paths {
+		for pi := range paths {
+			p := paths[pi]
+			// joined is the URL when built ahead of the check.
+			joined := ""
+			if tail != "" {
+				joined = string(append(append(base, p.Path...), tail...))
+				p.Path = joined[len(base):]
+				paths[pi].Path, tail = p.Path, ""
+			}
 			path := p.Path
 			if checking {
 				var d model.Diagnostic
@@ -172,7 +230,11 @@ func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 					continue
 				}
 			}
-			dst = append(dst, URL{URL: string(append(base, path...)), Origin: o, Path: path, Match: p.Match})
+			u := joined
+			if u == "" || path != p.Path {
+				u = string(append(base, path...))
+			}
+			dst = append(dst, URL{URL: u, Origin: o, Path: path, Match: p.Match})
 		}
 	}
 	if urls := dst[start:]; len(urls) > 1 {
