@@ -141,8 +141,8 @@ func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 	a.Origins, a.Diagnostics = nil, a.Diagnostics[:0]
 	a.route, a.ix, a.entry = route, ix, nil
 	a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = nil, nil, nil, "", 0, false
-	if ix != nil && i >= 0 && i < len(ix.entryAt) {
-		if e := ix.entryAt[i]; e != nil && e.route == route {
+	if ix != nil {
+		if e := ix.entryOf(i); e != nil && e.route == route {
 			a.entry = e
 			if e.memo.ok {
 				a.fromMemo(&e.memo)

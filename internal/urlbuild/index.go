@@ -30,9 +30,11 @@ type Index struct {
 	// duplicateRoutes reports whether two of those routes share a namespace
 	// and name (see DuplicateRoutes).
 	duplicateRoutes bool
-	// entryAt[i] is the entry of the i-th route given to NewIndex (nil for
-	// a nil route); nil when there were duplicates, whose entries are not
-	// one per position.
+	// entries[i] is the entry of the i-th route given to NewIndex when
+	// none of them was nil; otherwise entryAt[i] is (nil for a nil route).
+	// Both are nil when there were duplicates, whose entries are not one
+	// per position (see entryOf).
+	entries []routeEntry
 	entryAt []*routeEntry
 	// scratch holds *attachScratch values for Attach to reuse from route to
 	// route; a pool keeps an Index safe for concurrent use.
@@ -233,6 +235,20 @@ func namespaceLabels(ns *corev1.Namespace) labels.Set {
 	}
 	l[metadataNameLabel] = ns.Name
 	return l
+}
+
+// entryOf returns the entry of the i-th route given to NewIndex, nil when
+// the index does not know it by position.
+func (ix *Index) entryOf(i int) *routeEntry {
+	switch {
+	case i < 0:
+		return nil
+	case i < len(ix.entries):
+		return &ix.entries[i]
+	case i < len(ix.entryAt):
+		return ix.entryAt[i]
+	}
+	return nil
 }
 
 // DuplicateRoutes reports whether two of the HTTPRoutes given to NewIndex

@@ -631,13 +631,23 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 		return
 	}
 	ix.hasRoutes = true
-	kept := make([]*gwv1.HTTPRoute, 0, len(routes))
-	// keptAt[i] is the position in routes of kept[i].
-	keptAt := make([]int32, 0, len(routes))
-	for i, r := range routes {
-		if r != nil {
-			kept, keptAt = append(kept, r), append(keptAt, int32(i))
+	// kept are the routes that are not nil, all of them in the common case
+	// (kept is then routes itself); keptAt[i] is the position in routes of
+	// kept[i], nil when that is i.
+	kept, keptAt := routes, []int32(nil)
+	if slices.Contains(routes, nil) {
+		kept, keptAt = make([]*gwv1.HTTPRoute, 0, len(routes)), make([]int32, 0, len(routes))
+		for i, r := range routes {
+			if r != nil {
+				kept, keptAt = append(kept, r), append(keptAt, int32(i))
+			}
 		}
+	}
+	pos := func(i int) int {
+		if keptAt == nil {
+			return i
+		}
+		return int(keptAt[i])
 	}
 	// Duplicates (two routes of one namespace and name), which are rare,
 	// are looked for with hashes taken while each route is filed, its memory
@@ -651,7 +661,7 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 	mark := 0
 	filings, entries := ix.fileRoutes(kept, &mark, func(i int, r *gwv1.HTTPRoute) bool {
 		hashes[i] = h.Hash(r.Namespace, r.Name)
-		return ix.attachEarly != nil && ix.attachEarly(int(keptAt[i]), r)
+		return ix.attachEarly != nil && ix.attachEarly(pos(i), r)
 	})
 	groups := dedupe.Groups(len(kept), func(i int) uint64 { return hashes[i] }, func(i, j int) bool {
 		return kept[i].Namespace == kept[j].Namespace && kept[i].Name == kept[j].Name
@@ -662,8 +672,11 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 			filings[i].l.filed = [2]int{}
 		}
 		filings, entries = ix.fileRoutes(dedupeRoutes(kept), &mark, nil)
+	} else if keptAt == nil {
+		// Each route has one entry, which AttachAt finds at the route's
+		// position.
+		ix.entries = entries
 	} else {
-		// Each route has one entry, which AttachAt finds by position.
 		ix.entryAt = make([]*routeEntry, len(routes))
 		for i, at := range keptAt {
 			ix.entryAt[at] = &entries[i]
