@@ -72,12 +72,17 @@ func BenchmarkScaleMerge(b *testing.B) {
 					b.ReportAllocs()
 					var before, after runtime.MemStats
 					runtime.ReadMemStats(&before)
+					cpu0 := cpuTime()
 					for b.Loop() {
 						if _, err := r.run(d); err != nil {
 							b.Fatal(err)
 						}
 					}
+					cpu := cpuTime() - cpu0
 					runtime.ReadMemStats(&after)
+					// CPU time, all threads: the steadier figure on a
+					// shared machine.
+					b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 					b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/float64(d.size), "alloc/input")
 					b.StopTimer()
 					b.ReportMetric(retained(d, r)/float64(d.size), "retained/input")
