@@ -366,13 +366,14 @@ func (v *validator) transport(raw []byte, remote bool) {
 		return
 	}
 	var typ, url, headers []byte
+	var typPlain, urlPlain bool
 	for v.next(&it) {
 		m := &it.m
 		switch string(m.key) {
 		case "type":
-			typ = m.value
+			typ, typPlain = m.value, m.plain
 		case "url":
-			url = m.value
+			url, urlPlain = m.value, m.plain
 		case "headers":
 			headers = m.value
 		case "variables":
@@ -383,10 +384,25 @@ func (v *validator) transport(raw []byte, remote bool) {
 			}
 		}
 	}
-	if remote && url != nil && !plainURLLiteral(url) {
-		v.facts.urlsNotPlain = true
+	if remote && url != nil {
+		plain := false
+		if urlPlain {
+			// ASCII without escapes: the contents are the URL.
+			_, plain = plainURL(url[1 : len(url)-1])
+			plain = plain || len(url) == 2
+		} else {
+			plain = plainURLLiteral(url)
+		}
+		if !plain {
+			v.facts.urlsNotPlain = true
+		}
 	}
-	t, _ := plainString(typ)
+	var t []byte
+	if typPlain {
+		t = typ[1 : len(typ)-1]
+	} else {
+		t, _ = plainString(typ)
+	}
 	switch string(t) {
 	case TransportStreamableHTTP, TransportSSE:
 	case TransportStdio:
@@ -412,7 +428,7 @@ func (v *validator) transport(raw []byte, remote bool) {
 	v.inName("url")
 	if url == nil {
 		v.fail("is required (type %s)", show(typ))
-	} else if u, ok := v.str(url, ruleAny); ok && !matchRemoteURL(u) {
+	} else if u, ok := v.strAt(nil, -1, url, urlPlain, ruleAny); ok && !matchRemoteURL(u) {
 		v.fail("%s does not match %s", show(url), patternRemoteURL)
 	}
 	v.out()
