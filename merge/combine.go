@@ -509,7 +509,7 @@ func (t *loserTree) less(a, b int) bool {
 		}
 		return a < b
 	}
-	if c := compareNames(x.key, y.key, x.name, y.name); c != 0 {
+	if c := compareNames(&x.key, &y.key, x.name, y.name); c != 0 {
 		return c < 0
 	}
 	if c := strings.Compare(x.ver, y.ver); c != 0 {
