@@ -196,6 +196,13 @@ func TestMergeProperties(t *testing.T) {
 		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), Strategy: strategy, Filter: f, LastUpdated: now}
 		res := mergeIn(in)
 
+		// A one-off merge indexes only the names and URLs several
+		// entries hold; a merger that keeps its indexes for later merges
+		// indexes all. Both settle the same.
+		src := Source{Namespace: in.Namespace, Selector: in.Selector, Filter: in.Filter, Strategy: in.Strategy}
+		full := newMerger(src, Options{LastUpdated: in.LastUpdated}).run(in.ConfigMaps, nil)
+		sameResult(t, "full index vs sparse", full, res)
+
 		// Permutation invariance.
 		perm := in
 		perm.ConfigMaps = shuffled(t, in.ConfigMaps)
