@@ -390,6 +390,14 @@ func ensureSchema(s *Server) {
 // version, newest first, spells numbers as encoding/json does (2.0 as 2)
 // and adds an empty _meta.
 func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
+	return canonicalize(s, obj, field, opts, nil)
+}
+
+// canonicalize is Canonicalize given, when facts is not nil, what a
+// validator's walk of s as it is now found (see walkFacts): the
+// publisher-provided block, and that fewer than two packages or remotes
+// leave nothing to remove or order.
+func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions, facts *walkFacts) (ok bool, ds Diagnostics) {
 	if s == nil {
 		return false, Diagnostics{Warningf(ReasonInvalidEntry, obj, field, "entry skipped: no server (nil)")}
 	}
@@ -399,7 +407,12 @@ func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions)
 		}
 		return field + "." + name
 	}
-	block := publisherBlock(s)
+	var block []byte
+	if facts != nil {
+		block = facts.block
+	} else {
+		block = publisherBlock(s)
+	}
 	if size, over := metaTooLarge(block, opts.maxMetaSize()); over {
 		ds = append(ds, Warningf(ReasonMetaTooLarge, obj, f(KeyMeta),
 			"server %q skipped: its publisher-provided _meta measures %d bytes as ToolHive's registry server counts them (encoding/json, with <, > and & as 6-byte escapes), over the limit of %d bytes; the server would fail the whole source",
@@ -407,8 +420,12 @@ func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions)
 		return false, ds
 	}
 	ensureSchema(s)
-	ds = append(ds, dedupePackages(s, obj, field)...)
-	ds = append(ds, canonicalRemotes(s, obj, field)...)
+	if facts == nil || facts.packages >= 2 {
+		ds = append(ds, dedupePackages(s, obj, field)...)
+	}
+	if facts == nil || facts.remotes >= 2 {
+		ds = append(ds, canonicalRemotes(s, obj, field)...)
+	}
 	if block != nil && !s.exactNumbers(block) {
 		if pairs, n := inexactNumbers(block); n > 0 {
 			list := make([]string, len(pairs))

@@ -79,11 +79,23 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 		ds = append(ds, Warningf(ReasonInvalidEntry, obj, f(key), "server %q skipped: %s", s.Name(), Text(why)))
 		return false, ds
 	}
-	if !remoteURLsPlain(s) {
-		ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
+	// Remotes whose URL CheckURL refuses are dropped before the entry is
+	// validated. The walk of the validation finds whether every URL is
+	// plain as it goes, so that the common entry is read once: only when
+	// one is not (or the walk cannot tell) is the separate check made, and
+	// the entry, changed or not, validated again. Validating changes
+	// nothing, so the first walk is simply forgotten.
+	v := validator{server: s, obj: obj, prefix: fieldPrefix}
+	v.entry()
+	if v.retried > 0 || v.facts.urlsNotPlain {
+		if !remoteURLsPlain(s) {
+			ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
+		}
+		v = validator{server: s, obj: obj, prefix: fieldPrefix}
+		v.entry()
 	}
 	var problems []string
-	for _, d := range ValidateServer(s, obj, fieldPrefix) {
+	for _, d := range v.ds {
 		switch d.Severity {
 		case SeverityError:
 			problems = append(problems, strings.TrimPrefix(d.Message, string(Sprintf("server %q: ", s.Name()))))
@@ -96,7 +108,11 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 			"server %q skipped: %s", s.Name(), Text(strings.Join(problems, "; "))))
 		return false, ds
 	}
-	ok, cds := Canonicalize(s, obj, fieldPrefix, opts)
+	var facts *walkFacts
+	if v.retried == 0 {
+		facts = &v.facts
+	}
+	ok, cds := canonicalize(s, obj, fieldPrefix, opts, facts)
 	return ok, append(ds, cds...)
 }
 
@@ -148,20 +164,26 @@ func remoteURLsPlain(s *Server) bool {
 			}
 			return true
 		})
-		switch {
-		case url == nil:
-			// Not an object, or no "url": Remotes gives an empty URL,
-			// which is kept.
-		case len(url) < 2 || url[0] != '"' || url[len(url)-1] != '"' || bytes.IndexByte(url, '\\') >= 0:
-			plain = false
-		case len(url) == 2:
-			// "": kept, as an empty URL is.
-		default:
-			_, plain = plainURL(url[1 : len(url)-1])
-		}
+		// Not an object, or no "url": Remotes gives an empty URL, which
+		// is kept.
+		plain = url == nil || plainURLLiteral(url)
 		return plain
 	})
 	return plain && err == nil
+}
+
+// plainURLLiteral reports whether the JSON value url is a string literal
+// without escapes that is empty (an empty URL is kept) or a URL plainURL
+// accepts as written.
+func plainURLLiteral(url []byte) bool {
+	switch {
+	case len(url) < 2 || url[0] != '"' || url[len(url)-1] != '"' || bytes.IndexByte(url, '\\') >= 0:
+		return false
+	case len(url) == 2:
+		return true
+	}
+	_, plain := plainURL(url[1 : len(url)-1])
+	return plain
 }
 
 // Finish makes r fit to emit: every server normalised (see Normalize) or

@@ -271,9 +271,9 @@ func (v *validator) container(key string, raw []byte) {
 	case "icons":
 		v.each(raw, eachIcon)
 	case KeyRemotes:
-		v.each(raw, eachRemote)
+		v.facts.remotes = v.each(raw, eachRemote)
 	case KeyPackages:
-		v.each(raw, eachPackage)
+		v.facts.packages = v.each(raw, eachPackage)
 	case KeyMeta:
 		v.meta(raw)
 	}
@@ -369,6 +369,9 @@ func (v *validator) transport(raw []byte, remote bool) {
 				v.out()
 			}
 		}
+	}
+	if remote && url != nil && !plainURLLiteral(url) {
+		v.facts.urlsNotPlain = true
 	}
 	t, _ := plainString(typ)
 	switch string(t) {

@@ -20,6 +20,7 @@ func (v *validator) meta(raw []byte) {
 		if string(it.m.key) != PublisherProvidedKey {
 			continue
 		}
+		v.facts.block = it.m.value
 		v.inKey(it.m.key)
 		var pubs members
 		v.open(&pubs, it.m.value)

@@ -417,6 +417,27 @@ type validator struct {
 	bail, careful bool
 	// retried counts the members checked again in careful mode (for tests).
 	retried int
+	// facts is what the walk learnt on the way that normalising the entry
+	// needs next (see walkFacts).
+	facts walkFacts
+}
+
+// walkFacts records what a validator's walk of an entry found that
+// NormalizeWith would otherwise look up with walks of its own: whether every
+// remote URL is plain (see remoteURLsPlain), how many remotes and packages
+// there are, and the publisher-provided block of _meta. They are only
+// recorded when the walk read every member in fast mode (validator.retried
+// is 0), where keys are plain ASCII and none repeats, so that each fact is
+// what the separate walk finds; and they are used only for an entry with no
+// error, whose members the walk has all read.
+type walkFacts struct {
+	// urlsNotPlain is set when a remote's URL is not one remoteURLsPlain
+	// accepts.
+	urlsNotPlain bool
+	remotes      int
+	packages     int
+	// block is the value of _meta's publisher-provided member, or nil.
+	block []byte
 }
 
 // maxPathDepth bounds the recorded path; the schema's fields nest at most 10
@@ -549,8 +570,8 @@ const (
 	eachEnvVar
 )
 
-// each checks every element of an array value.
-func (v *validator) each(raw []byte, check elementCheck) {
+// each checks every element of an array value and returns how many it read.
+func (v *validator) each(raw []byte, check elementCheck) int {
 	var it elements
 	v.openArray(&it, raw)
 	for v.nextElement(&it) {
@@ -573,6 +594,7 @@ func (v *validator) each(raw []byte, check elementCheck) {
 		}
 		v.out()
 	}
+	return it.n + 1
 }
 
 // required reports a missing required member of the current object.
