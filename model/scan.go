@@ -42,6 +42,10 @@ const chunkSpans = 4096
 // chunkMembers is the largest number of members of a chunk: about 40 KB.
 const chunkMembers = 1024
 
+// chunkRoom is the room for members a chunk must have left to take the
+// members of one more entry: more than a registry entry has.
+const chunkRoom = 32
+
 // scannedEntry is one element of data.servers.
 type scannedEntry struct {
 	raw []byte
@@ -129,9 +133,6 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 			continue
 		}
 		start := r.Pos()
-		first := len(sc.chunk)
-		var keys jsonx.KeySet
-		literal, mayRepeat := true, false
 		// The containers of the entry are recorded as they are validated,
 		// so that validating the entry against the schema later finds
 		// where each nested object ends without scanning it again.
@@ -147,30 +148,27 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		room := cap(sc.spans) - len(sc.spans)
 		idx.Spans, idx.Base = sc.spans[len(sc.spans):len(sc.spans)], start
 		idx.BigNumbers, idx.Inexact, idx.Text = false, false, false
-		keyText := false
-		r.BeginObject()
-		for r.NextMember() {
-			key, info := r.KeyInfo()
-			keyText = keyText || r.KeyText()
-			literal = literal && info.Literal
-			mayRepeat = keys.Add(info) || mayRepeat
-			var value []byte
-			if sc.noIndex {
-				value = r.Skip()
-			} else {
-				value = r.SkipIndexed(&idx)
-			}
-			if len(sc.chunk) == cap(sc.chunk) {
-				// A new chunk, taking along the entry's members so far;
-				// a member takes at least 4 bytes of the input.
-				n := len(sc.chunk) - first
-				next := make([]jsonx.Member, n, max(min(chunkMembers, (r.Len()-r.Pos())/4+1), 2*n))
-				copy(next, sc.chunk[first:])
-				sc.chunk, first = next, 0
-				inChunk = inChunk[:0]
-			}
-			sc.chunk = append(sc.chunk, jsonx.Member{Key: key, Value: value})
+		// The members go to the chunk, which is given a new block when
+		// it has room for fewer than chunkRoom (a member takes at least 4
+		// bytes of the input); an entry with more members than the room
+		// left is moved out by append, to a block that becomes the chunk.
+		if cap(sc.chunk)-len(sc.chunk) < min(chunkRoom, left/4+1) {
+			sc.chunk = make([]jsonx.Member, 0, min(chunkMembers, left/4+1))
+			inChunk = inChunk[:0]
 		}
+		first := len(sc.chunk)
+		pidx := &idx
+		if sc.noIndex {
+			pidx = nil
+		}
+		ms, facts, _ := r.SplitObject(sc.chunk[first:first], pidx)
+		if cap(ms) != cap(sc.chunk)-first {
+			sc.chunk, first = ms, 0
+			inChunk = inChunk[:0]
+		} else {
+			sc.chunk = sc.chunk[:first+len(ms)]
+		}
+		literal, mayRepeat, keyText := facts.Literal, facts.MayRepeat, facts.Text
 		end := len(sc.chunk)
 		n := len(idx.Spans)
 		if n <= room {
