@@ -49,6 +49,15 @@ type merger struct {
 	urls      map[string]holders
 	conflicts map[string]struct{}
 	shared    map[string]struct{}
+	// once is set for a merger that merges once (Merge), which needs of
+	// the indexes only what the combine reads: the names and URLs several
+	// entries hold. Its names and urls then hold only those (sparse is
+	// set), and a name held once is found in pass or fail instead; a
+	// second merge would index everything again.
+	once, sparse bool
+	// firstURL is, while a sparse index is built, the first entry of each
+	// remote URL.
+	firstURL map[string]*entry
 	// pass and fail are the entries of parts the filter keeps and removes
 	// under the names they were read with, sorted by name, then version.
 	pass, fail []*entry
@@ -194,7 +203,7 @@ func (m *merger) setParts(parts []*part) {
 			added = append(added, p)
 		}
 	}
-	if m.names == nil || len(added)+len(gone) > max(2, len(parts)/8) {
+	if m.names == nil || m.sparse || len(added)+len(gone) > max(2, len(parts)/8) {
 		m.reindex(parts)
 		return
 	}
@@ -239,8 +248,15 @@ func (m *merger) reindex(parts []*part) {
 		n += len(p.entries)
 	}
 	m.parts, m.total = parts, n
-	m.names = make(map[string]holders, n)
-	m.urls = make(map[string]holders, n)
+	m.sparse = m.once
+	if m.sparse {
+		m.names = make(map[string]holders)
+		m.urls = make(map[string]holders)
+		m.firstURL = make(map[string]*entry, n/2)
+	} else {
+		m.names = make(map[string]holders, n)
+		m.urls = make(map[string]holders, n)
+	}
 	m.conflicts = make(map[string]struct{})
 	m.shared = make(map[string]struct{})
 	m.pass, m.fail = make([]*entry, 0, n), nil
@@ -262,14 +278,57 @@ func (m *merger) reindex(parts []*part) {
 			if h.n > 1 {
 				m.conflicts[name] = struct{}{}
 			}
+		} else if m.sparse {
+			continue
 		}
 		m.names[name] = h
 	}
 	for _, p := range parts {
 		for _, e := range p.entries {
-			m.indexURLs(e)
+			if m.sparse {
+				m.indexSharedURLs(e)
+			} else {
+				m.indexURLs(e)
+			}
 		}
 	}
+	m.firstURL = nil
+}
+
+// indexSharedURLs is indexURLs for a sparse index: a URL's first entry goes
+// to firstURL, and only a URL used again to urls, with all its entries.
+func (m *merger) indexSharedURLs(e *entry) {
+	for _, u := range e.urls {
+		first, ok := m.firstURL[u]
+		if !ok {
+			m.firstURL[u] = e
+			continue
+		}
+		h, ok := m.urls[u]
+		if !ok {
+			h = holders{n: 1, one: first}
+			m.shared[u] = struct{}{}
+		}
+		h.n++
+		h.add(e)
+		m.urls[u] = h
+	}
+}
+
+// defined returns how many ConfigMaps define name.
+func (m *merger) defined(name string) int {
+	if h, ok := m.names[name]; ok || !m.sparse {
+		return h.n
+	}
+	// A sparse index leaves out the names one entry holds.
+	for _, list := range [][]*entry{m.pass, m.fail} {
+		if _, ok := slices.BinarySearchFunc(list, name, func(e *entry, name string) int {
+			return strings.Compare(e.orig, name)
+		}); ok {
+			return 1
+		}
+	}
+	return 0
 }
 
 // indexURLs adds the remote URLs of e to the URL index, noting those that
@@ -509,7 +568,7 @@ func (t *loserTree) less(a, b int) bool {
 		}
 		return a < b
 	}
-	if c := compareNames(x.key, y.key, x.name, y.name); c != 0 {
+	if c := compareNames(&x.key, &y.key, x.name, y.name); c != 0 {
 		return c < 0
 	}
 	if c := strings.Compare(x.ver, y.ver); c != 0 {

@@ -142,8 +142,7 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 		copies[i] = naming.Copy{Name: e.orig, Source: e.part.ref.Name}
 	}
 	assigned := naming.Assign(copies, func(name string) bool {
-		h, ok := m.names[name]
-		return ok && h.n == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
+		return m.defined(name) == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
 	})
 	h := byName(conflicting)
 	for i, a := range assigned {

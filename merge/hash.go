@@ -30,8 +30,7 @@ func Hash(servers []*model.Server) string {
 	h := sha256.New()
 	var buf []byte
 	for _, s := range sorted {
-		buf = s.AppendJSON(buf[:0])
-		sum := sha256.Sum256(buf)
+		sum := sumJSON(s, &buf)
 		h.Write(sum[:])
 	}
 	return hex.EncodeToString(h.Sum(nil))

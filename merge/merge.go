@@ -82,7 +82,9 @@ func (r *Result) Document() []byte {
 // documentation gives the steps. It never panics and never changes its
 // inputs.
 func Merge(src Source, configMaps []*corev1.ConfigMap, opts Options) Result {
-	return newMerger(src, opts).run(configMaps, nil)
+	m := newMerger(src, opts)
+	m.once = true
+	return m.run(configMaps, nil)
 }
 
 func (in *Source) owner() model.ObjectRef {

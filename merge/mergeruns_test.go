@@ -22,9 +22,10 @@ func TestMergeRunsProperty(t *testing.T) {
 			for j := range n {
 				// Few distinct keys, so that equal heads are common.
 				e := &entry{
-					orig: rapid.SampledFrom([]string{"a", "a/b", "b", "ab", "io.x/y", "io.github.team/server-1", "io.github.team/server-10", "io.github.team/server-2"}).Draw(t, fmt.Sprintf("name%d_%d", i, j)),
-					ver:  rapid.SampledFrom([]string{"", "1.0.0", "1.0.1", "2"}).Draw(t, fmt.Sprintf("ver%d_%d", i, j)),
-					pos:  len(all),
+					orig: rapid.SampledFrom([]string{"a", "a/b", "b", "ab", "io.x/y", "io.github.team/server-1", "io.github.team/server-10", "io.github.team/server-2",
+						"io.github.stacklok/fetch-mcp-12345", "io.github.stacklok/fetch-mcp-12346", "io.github.stacklok/fetch-mcp-123", "io.github.stacklok/fetch-mcp-1234\x00"}).Draw(t, fmt.Sprintf("name%d_%d", i, j)),
+					ver: rapid.SampledFrom([]string{"", "1.0.0", "1.0.1", "2"}).Draw(t, fmt.Sprintf("ver%d_%d", i, j)),
+					pos: len(all),
 				}
 				e.key = keyOf(e.orig)
 				run = append(run, e)
@@ -50,9 +51,11 @@ func TestMergeRunsProperty(t *testing.T) {
 
 // TestCompareNamesProperty checks that comparing names by their keys first
 // orders them as strings.Compare does, for any bytes (NULs, which the
-// keys' padding uses, included) and lengths around the keys' 16 bytes.
+// keys' padding uses, included), lengths around the keys' 32 bytes, and
+// long shared prefixes: names one piece longer than others, names shorter
+// than the prefix they share, equal names.
 func TestCompareNamesProperty(t *testing.T) {
-	piece := rapid.SampledFrom([]string{"", "\x00", "a", "b", "io.github.", "x/y", "\xff", "0123456789abcdef"})
+	piece := rapid.SampledFrom([]string{"", "\x00", "a", "b", "io.github.", "io.github.stacklok/", "x/y", "\xff", "0123456789abcdef", "0123456789abcdef0123456789abcdef"})
 	name := rapid.Custom(func(t *rapid.T) string {
 		var s string
 		for range rapid.IntRange(0, 5).Draw(t, "pieces") {
@@ -62,10 +65,20 @@ func TestCompareNamesProperty(t *testing.T) {
 	})
 	rapid.Check(t, func(t *rapid.T) {
 		a, b := name.Draw(t, "a"), name.Draw(t, "b")
-		if rapid.Bool().Draw(t, "sharePrefix") {
+		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		case 1:
 			b = a + b
+		case 2:
+			b = a
 		}
-		if got, want := compareNames(keyOf(a), keyOf(b), a, b), strings.Compare(a, b); got != want {
+		// A shared prefix of a length around the keys' word boundaries,
+		// up to past the keys' bytes: the names then differ (or end)
+		// at any byte of the key or past it.
+		p := "io.github.stacklok/0123456789abcdef"
+		p = p[:rapid.SampledFrom([]int{0, 7, 8, 9, 16, 19, 24, 31, 32, 33, len(p)}).Draw(t, "prefix")]
+		a, b = p+a, p+b
+		ka, kb := keyOf(a), keyOf(b)
+		if got, want := compareNames(&ka, &kb, a, b), strings.Compare(a, b); got != want {
 			t.Fatalf("compareNames(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})

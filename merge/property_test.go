@@ -1,6 +1,9 @@
 package merge
 
 import (
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -58,6 +61,7 @@ func drawConfigMaps(t *rapid.T) []genCM {
 				Description: rapid.SampledFrom(descPool).Draw(t, fmt.Sprintf("desc%d.%d", i, j)),
 				ID:          idf(i, j),
 				Tags:        rapid.SliceOfDistinct(rapid.SampledFrom(tagPool), rapid.ID[string]).Draw(t, fmt.Sprintf("tags%d.%d", i, j)),
+				Schema:      rapid.Bool().Draw(t, fmt.Sprintf("schema%d.%d", i, j)),
 			}
 			bad := rapid.IntRange(0, 7).Draw(t, fmt.Sprintf("bad%d.%d", i, j))
 			switch {
@@ -150,6 +154,25 @@ func shuffled(t *rapid.T, cms []*corev1.ConfigMap) []*corev1.ConfigMap {
 	return out
 }
 
+// plainHash is Hash as its documentation defines it, computed the simple
+// way: every server's compact JSON written out (AppendJSON) and hashed, the
+// digests of the servers sorted by name, version and bytes hashed together.
+// The merge computes the digests once, in place where it can; this checks
+// it against the definition.
+func plainHash(servers []*model.Server) string {
+	sorted := slices.Clone(servers)
+	slices.SortStableFunc(sorted, func(a, b *model.Server) int {
+		return cmp.Or(strings.Compare(a.Name(), b.Name()), strings.Compare(a.Version(), b.Version()),
+			strings.Compare(string(a.AppendJSON(nil)), string(b.AppendJSON(nil))))
+	})
+	h := sha256.New()
+	for _, s := range sorted {
+		sum := sha256.Sum256(s.AppendJSON(nil))
+		h.Write(sum[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // isDrop tells the diagnostics that drop one server entry: every such
 // message says "skipped" and names the server. A summary of one of their
 // reasons stands for drops too (the generated entries give no other
@@ -173,6 +196,13 @@ func TestMergeProperties(t *testing.T) {
 		in := testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cmsOf(gs), Strategy: strategy, Filter: f, LastUpdated: now}
 		res := mergeIn(in)
 
+		// A one-off merge indexes only the names and URLs several
+		// entries hold; a merger that keeps its indexes for later merges
+		// indexes all. Both settle the same.
+		src := Source{Namespace: in.Namespace, Selector: in.Selector, Filter: in.Filter, Strategy: in.Strategy}
+		full := newMerger(src, Options{LastUpdated: in.LastUpdated}).run(in.ConfigMaps, nil)
+		sameResult(t, "full index vs sparse", full, res)
+
 		// Permutation invariance.
 		perm := in
 		perm.ConfigMaps = shuffled(t, in.ConfigMaps)
@@ -195,6 +225,9 @@ func TestMergeProperties(t *testing.T) {
 		}
 		if len(res.Diagnostics.WithReason(model.ReasonConflictError)) > 0 {
 			t.Fatal("a registry and a ConflictError")
+		}
+		if h := plainHash(res.Registry.Servers); res.Hash != h {
+			t.Fatalf("Hash = %s, want %s as its definition computes it", res.Hash, h)
 		}
 
 		// Every output passes the upstream rules, names unique included.

@@ -103,30 +103,44 @@ func compareEntries(a, b *entry) int {
 	return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver))
 }
 
-// nameKey is the first 16 bytes of a name as two big-endian numbers, zeros
+// nameKey is the first 32 bytes of a name as four big-endian numbers, zeros
 // past its end. Names whose keys differ compare as their keys do: at the
 // first byte where the keys differ either both names have that byte, or
 // the shorter name ends there and is a prefix of the longer. Only names
-// whose keys are equal need their bytes compared.
-type nameKey struct{ hi, lo uint64 }
+// whose keys are equal need their bytes compared. Thirty-two bytes, not
+// eight or sixteen, because real names share long prefixes: a namespace
+// such as "io.github.stacklok/" is 19 bytes, and a sort or merge of names
+// of one namespace would otherwise compare most pairs byte by byte.
+type nameKey [4]uint64
+
+// nameKeyLen is how many bytes of a name its key holds.
+const nameKeyLen = 8 * len(nameKey{})
 
 func keyOf(name string) nameKey {
-	k := nameKey{hi: sortkey.Prefix8(name)}
-	if len(name) > 8 {
-		k.lo = sortkey.Prefix8(name[8:])
+	var k nameKey
+	for i := range k {
+		if len(name) <= 8*i {
+			break
+		}
+		k[i] = sortkey.Prefix8(name[8*i:])
 	}
 	return k
 }
 
 // compareNames is strings.Compare(a, b) for the names of keys ka and kb.
-func compareNames(ka, kb nameKey, a, b string) int {
-	if ka.hi != kb.hi {
-		return cmp.Compare(ka.hi, kb.hi)
+func compareNames(ka, kb *nameKey, a, b string) int {
+	for i := range ka {
+		if ka[i] != kb[i] {
+			return cmp.Compare(ka[i], kb[i])
+		}
 	}
-	if ka.lo != kb.lo {
-		return cmp.Compare(ka.lo, kb.lo)
+	if len(a) <= nameKeyLen || len(b) <= nameKeyLen {
+		// Equal keys and one name within them: the names are equal up to
+		// the shorter one's end, and the longer has only zero bytes past
+		// it, so the shorter comes first.
+		return cmp.Compare(len(a), len(b))
 	}
-	return strings.Compare(a, b)
+	return strings.Compare(a[nameKeyLen:], b[nameKeyLen:])
 }
 
 // read parses one selected ConfigMap into a part. It reads only the
@@ -217,8 +231,7 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			urls = append(urls, u)
 		}
 		e.urls = urls[first:len(urls):len(urls)]
-		buf = s.AppendJSON(buf[:0])
-		e.sum = sha256.Sum256(buf)
+		e.sum = sumJSON(s, &buf)
 		e.pass = m.filter.Match(s)
 	}
 	p.entries = make([]*entry, len(slab))
@@ -233,6 +246,17 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 	return p
 }
 
+// sumJSON is the SHA-256 of the compact JSON of s (the digest Hash is made
+// of), hashed in place when s holds it as one piece, else written to *buf
+// first.
+func sumJSON(s *model.Server, buf *[]byte) [sha256.Size]byte {
+	if text, ok := s.JSONText(); ok {
+		return sha256.Sum256(text)
+	}
+	*buf = s.AppendJSON((*buf)[:0])
+	return sha256.Sum256(*buf)
+}
+
 // dedupe keeps the first entry of each name (of each name and version, when
 // versions) in the order read, with a DuplicateServer warning for each
 // other, and leaves the entries sorted by name, then version.
@@ -240,11 +264,17 @@ func (p *part) dedupe(versions bool) {
 	es := p.entries
 	if versions {
 		slices.SortFunc(es, func(a, b *entry) int {
-			return cmp.Or(compareNames(a.key, b.key, a.orig, b.orig), strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
+			if c := compareNames(&a.key, &b.key, a.orig, b.orig); c != 0 {
+				return c
+			}
+			return cmp.Or(strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
 		})
 	} else {
 		slices.SortFunc(es, func(a, b *entry) int {
-			return cmp.Or(compareNames(a.key, b.key, a.orig, b.orig), cmp.Compare(a.pos, b.pos))
+			if c := compareNames(&a.key, &b.key, a.orig, b.orig); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.pos, b.pos)
 		})
 	}
 	out := es[:0]

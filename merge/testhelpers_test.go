@@ -31,6 +31,10 @@ type testServer struct {
 	ID          string
 	URL         string
 	Tags        []string
+	// Schema writes "$schema" first, as published entries have it: an
+	// entry read compact then keeps its text, which the merge hashes and
+	// writes in place.
+	Schema bool
 }
 
 func (s testServer) json() map[string]any {
@@ -42,6 +46,9 @@ func (s testServer) json() map[string]any {
 		m["description"] = *s.Description
 	} else {
 		m["description"] = "server " + s.ID
+	}
+	if s.Schema {
+		m["$schema"] = model.ServerSchemaURL
 	}
 	if s.ID != "" {
 		m["x-id"] = s.ID

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -112,6 +114,49 @@ func BenchmarkAppendIndent(b *testing.B) {
 		var out []byte
 		for b.Loop() {
 			out = AppendIndent(out[:0], data, 0)
+		}
+	})
+}
+
+// registryDocument is the upstream document of model's BenchmarkParseUpstream:
+// the 64 entries of model/testdata/validate/entries.json (drawn as the bench
+// module's generator draws them) repeated 16 times, about 800 KB.
+func registryDocument(b *testing.B) []byte {
+	data, err := os.ReadFile("../../model/testdata/validate/entries.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	open := bytes.Index(data, []byte(`"servers":[`)) + len(`"servers":[`)
+	closing := bytes.LastIndex(data, []byte(`]}}`))
+	doc := slices.Clone(data[:open])
+	for i := range 16 {
+		if i > 0 {
+			doc = append(doc, ',')
+		}
+		doc = append(doc, data[open:closing]...)
+	}
+	return append(doc, data[closing:]...)
+}
+
+// BenchmarkValidRegistry compares encoding/json.Valid and Valid on
+// registryDocument, and a Reader splitting each entry into members with
+// SkipIndexed, as model.Parse reads it.
+func BenchmarkValidRegistry(b *testing.B) {
+	data := registryDocument(b)
+	b.Run("encoding/json.Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if !json.Valid(data) {
+				b.Fatal("invalid")
+			}
+		}
+	})
+	b.Run("Valid", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if !Valid(data) {
+				b.Fatal("invalid")
+			}
 		}
 	})
 }

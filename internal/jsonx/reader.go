@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/bits"
+	"unsafe"
 )
 
 // maxDepth is encoding/json's nesting limit: json.Valid rejects a text with
@@ -233,17 +234,33 @@ func (r *Reader) KeyString() string {
 // and info.ID is the key's number among the keys of the registry formats
 // (see KeySet), 0 for another key.
 func (r *Reader) KeyInfo() (key string, info KeyInfo) {
-	raw, esc := r.Key()
+	if len(r.keyLit) < 2 {
+		return "", KeyInfo{}
+	}
+	return keyInfo(r.keyLit, r.keyEsc)
+}
+
+// keyInfo decodes a valid key literal, quotes included, that holds an
+// escape when esc is set, as KeyInfo says.
+func keyInfo(lit []byte, esc bool) (key string, info KeyInfo) {
+	raw := lit[1 : len(lit)-1]
 	if !esc {
 		if k, id := internKey(raw); id > 0 {
 			return k, KeyInfo{ID: id, Literal: true}
 		}
 	}
-	s, err := unquote(r.keyLit)
+	s, err := unquote(lit)
 	if err != nil {
 		return string(raw), KeyInfo{}
 	}
-	return s, KeyInfo{Literal: !esc && isPlain(s)}
+	if esc {
+		// A key of the registry formats spelled with an escape still has
+		// its number, so that KeySet finds it repeated by its plain
+		// spelling.
+		_, id := internKey(unsafe.Slice(unsafe.StringData(s), len(s)))
+		return s, KeyInfo{ID: id}
+	}
+	return s, KeyInfo{Literal: isPlain(s)}
 }
 
 // KeyInfo describes a key read by a Reader.
@@ -351,6 +368,146 @@ func (r *Reader) SkipIndexed(idx *Index) []byte {
 	r.pos = end
 	r.first = false
 	return r.data[start:end]
+}
+
+// KeyFacts is what SplitObject found of the keys of an object.
+type KeyFacts struct {
+	// Literal is set when every key is written back as the literal read
+	// (KeyInfo.Literal of each).
+	Literal bool
+	// MayRepeat is set when a key may occur twice (KeySet.Add of each).
+	MayRepeat bool
+	// Text is set when a key literal may not be Unicode text (KeyText of
+	// each).
+	Text bool
+}
+
+// SplitObject reads the next value when it is an object: it appends the
+// object's members to ms, each key decoded as KeyInfo decodes it and each
+// value as SkipIndexed returns it (Skip when idx is nil), and reports what
+// it found of the keys. It is BeginObject and a loop of NextMember, KeyInfo
+// and SkipIndexed in one call: the members of the objects a caller splits by
+// the thousand (the entries of a registry document) then cost no call each
+// beyond the values that are not strings. ok is false, and nothing read,
+// when the next value is not an object; after an error (see Err) ms may hold
+// some of the members.
+func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFacts, ok bool) {
+	facts.Literal = true
+	if !r.BeginObject() {
+		return ms, facts, false
+	}
+	data := r.data
+	n := len(data)
+	i, last, depth := r.pos, r.lastSpace, r.depth
+	var keys KeySet
+	for i < n && isSpace(data[i]) {
+		last = i
+		i++
+	}
+	if i < n && data[i] == '}' {
+		i++
+		goto done
+	}
+	for {
+		// The key.
+		if i >= n || data[i] != '"' {
+			goto fail
+		}
+		{
+			start := i
+			end, esc, text := plainEnd(data, i), false, false
+			if end < 0 {
+				if end, esc, text = scanString(data, i); end < 0 {
+					goto fail
+				}
+			}
+			key, info := keyInfo(data[start:end], esc)
+			facts.Text = facts.Text || text
+			facts.Literal = facts.Literal && info.Literal
+			facts.MayRepeat = keys.Add(info) || facts.MayRepeat
+			i = end
+			for i < n && isSpace(data[i]) {
+				last = i
+				i++
+			}
+			if i >= n || data[i] != ':' {
+				goto fail
+			}
+			i++
+			for i < n && isSpace(data[i]) {
+				last = i
+				i++
+			}
+			// The value: a string here, without a call when it is plain,
+			// anything else by the value scanners.
+			start = i
+			if i < n && data[i] == '"' {
+				if end := plainEnd(data, i); end > 0 {
+					i = end
+				} else {
+					if i, _, text = scanString(data, i); i < 0 {
+						goto fail
+					}
+					if idx != nil {
+						idx.Text = idx.Text || text
+					}
+				}
+			} else {
+				var vlast int
+				if idx != nil {
+					i, vlast = validValueIndexed(data, i, depth, idx)
+				} else {
+					i, vlast = validValue(data, i, depth)
+				}
+				if i < 0 {
+					goto fail
+				}
+				last = max(last, vlast)
+			}
+			// Set field by field: appending a Member value copies it with
+			// a bulk write barrier while the collector runs, which costs
+			// more than the two pointer writes.
+			if k := len(ms); k < cap(ms) {
+				ms = ms[:k+1]
+				ms[k].Key, ms[k].Value = key, data[start:i]
+			} else {
+				ms = append(ms, Member{Key: key, Value: data[start:i]})
+			}
+		}
+		for i < n && isSpace(data[i]) {
+			last = i
+			i++
+		}
+		if i >= n {
+			goto fail
+		}
+		if data[i] == '}' {
+			i++
+			break
+		}
+		if data[i] != ',' {
+			goto fail
+		}
+		i++
+		for i < n && isSpace(data[i]) {
+			last = i
+			i++
+		}
+	}
+done:
+	r.pos, r.lastSpace = i, last
+	r.depth--
+	r.first = false
+	return ms, facts, true
+fail:
+	r.fail()
+	return ms, facts, true
+}
+
+// isSpace reports whether c is insignificant whitespace: the test is one
+// comparison for the bytes that are not.
+func isSpace(c byte) bool {
+	return c <= ' ' && (c == ' ' || c == '\n' || c == '\t' || c == '\r')
 }
 
 // End checks that only whitespace follows the value read and returns Err.

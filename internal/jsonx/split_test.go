@@ -1,0 +1,227 @@
+package jsonx
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
+)
+
+// splitResult is everything a reader of one object observes: what it
+// returns and the state the Reader is left in.
+type splitResult struct {
+	Members []Member
+	Facts   KeyFacts
+	Spans   []Span
+	Big     bool
+	Inexact bool
+	Text    bool
+	Pos     int
+	Last    int
+	Err     bool
+	End     bool
+}
+
+// splitSimple reads the object at the Reader's position as SplitObject
+// replaces: BeginObject, then NextMember, KeyInfo, KeyText and SkipIndexed
+// (Skip without an index) for each member.
+func splitSimple(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
+	facts := KeyFacts{Literal: true}
+	if !r.BeginObject() {
+		return nil, facts, false
+	}
+	var ms []Member
+	var keys KeySet
+	for r.NextMember() {
+		key, info := r.KeyInfo()
+		facts.Text = facts.Text || r.KeyText()
+		facts.Literal = facts.Literal && info.Literal
+		facts.MayRepeat = keys.Add(info) || facts.MayRepeat
+		var v []byte
+		if idx != nil {
+			v = r.SkipIndexed(idx)
+		} else {
+			v = r.Skip()
+		}
+		ms = append(ms, Member{Key: key, Value: v})
+	}
+	return ms, facts, true
+}
+
+// splitFast is SplitObject appending to a slice of room for two members,
+// so that both its paths (room left, append) are taken.
+func splitFast(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
+	return r.SplitObject(make([]Member, 0, 2), idx)
+}
+
+// splitWith reads doc as [prefix..., object, ...] down to depth levels of
+// arrays, splits the object at that depth with split, and reports what
+// was observed.
+func splitWith(doc []byte, depth int, indexed bool, split func(*Reader, *Index) ([]Member, KeyFacts, bool)) splitResult {
+	r := NewReader(doc)
+	for range depth {
+		r.BeginArray()
+		r.NextElement()
+	}
+	var idx *Index
+	if indexed {
+		idx = &Index{Base: 1}
+	}
+	var res splitResult
+	ms, facts, ok := split(&r, idx)
+	if !ok && r.Err() == nil {
+		// Not an object: nothing was read.
+		ms = []Member{{Key: "not an object"}}
+	}
+	res.Err = r.Err() != nil
+	if !res.Err {
+		if len(ms) > 0 {
+			res.Members = ms
+		}
+		res.Facts = facts
+		if idx != nil {
+			res.Spans, res.Big, res.Inexact, res.Text = idx.Spans, idx.BigNumbers, idx.Inexact, idx.Text
+		}
+		res.Pos, res.Last = r.Pos(), r.LastSpace()
+		if !ok {
+			r.Skip()
+		}
+		for range depth {
+			for r.NextElement() {
+				r.Skip()
+			}
+		}
+	}
+	res.End = r.End() == nil
+	return res
+}
+
+// registryKeys are keys of the registry formats (interned, numbered) and
+// others, for objects with repeated, escaped and HTML-escaped keys.
+var registryKeys = []string{"name", "url", "type", "version", "_meta", "io.github.stacklok", "x", "a<b", "é", "\u2028", "\\u006eame", "\\ud800", "na\\\"me"}
+
+// objectText generates the text of an object: members with keys of the
+// registry formats and others, repeated at times, and values of any kind,
+// compact or with whitespace, then perhaps damaged in one place.
+func objectText(t *rapid.T) []byte {
+	n := rapid.IntRange(0, 6).Draw(t, "members")
+	spaces := rapid.SampledFrom([]string{"", "", " ", "\n\t", "\r"}).Draw(t, "spaces")
+	// Whitespace at each place, or none.
+	space := func() string { return rapid.SampledFrom([]string{"", spaces}).Draw(t, "space") }
+	b := []byte("{" + space())
+	for i := range n {
+		if i > 0 {
+			b = append(b, space()+","+space()...)
+		}
+		var key string
+		if rapid.Bool().Draw(t, "known") {
+			key = `"` + rapid.SampledFrom(registryKeys).Draw(t, "key") + `"`
+		} else {
+			k, _ := json.Marshal(rapid.String().Draw(t, "key"))
+			key = string(k)
+		}
+		v, _ := json.Marshal(jsonValue().Draw(t, "value"))
+		if rapid.Bool().Draw(t, "indent") {
+			v, _ = json.MarshalIndent(json.RawMessage(v), "", spaces)
+		}
+		if rapid.Bool().Draw(t, "literal") {
+			v = []byte(rapid.SampledFrom([]string{`"\u00e9"`, `"\ud800"`, "\"\xff\"", `1e400`, `0.5`, `12345678901234567`, `"` + strings.Repeat("x", 20) + `"`, `[[],{}]`, `""`}).Draw(t, "literal"))
+		}
+		b = append(b, key+space()+":"+space()...)
+		b = append(b, v...)
+	}
+	b = append(b, space()+"}"...)
+	if rapid.IntRange(0, 2).Draw(t, "damage") == 0 {
+		i := rapid.IntRange(0, len(b)-1).Draw(t, "at")
+		switch rapid.IntRange(0, 2).Draw(t, "how") {
+		case 0:
+			b = append(b[:i:i], b[i+1:]...)
+		case 1:
+			b[i] = rapid.SampledFrom([]byte(`{}[],:"\ 0a-.eE+tfn`+"\x00\x1f\xff")).Draw(t, "byte")
+		default:
+			b = append(b[:i:i], append([]byte{rapid.SampledFrom([]byte(`{}[],:"\ 0e`)).Draw(t, "insert")}, b[i:]...)...)
+		}
+	}
+	return b
+}
+
+// TestSplitObject: SplitObject reads every text, valid or not, as the loop
+// of NextMember, KeyInfo and SkipIndexed (or Skip) it replaces does:
+// the same members, key facts, index and Reader state, the same verdict.
+func TestSplitObject(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var obj []byte
+		if rapid.Bool().Draw(t, "object") {
+			obj = objectText(t)
+		} else {
+			obj = jsonText(t)
+		}
+		depth := rapid.IntRange(0, 2).Draw(t, "depth")
+		doc := []byte(strings.Repeat("[", depth) + string(obj) + strings.Repeat(",1]", depth))
+		indexed := rapid.Bool().Draw(t, "indexed")
+		want := splitWith(doc, depth, indexed, splitSimple)
+		got := splitWith(doc, depth, indexed, splitFast)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("SplitObject on %q (-loop +SplitObject):\n%s", doc, diff)
+		}
+	})
+}
+
+// TestSplitObjectCases: texts at the edges: nesting at the limit, the end
+// of the text inside a member, whitespace everywhere, and the entries of a
+// registry document.
+func TestSplitObjectCases(t *testing.T) {
+	entries, err := os.ReadFile("../../model/testdata/validate/entries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		doc   string
+		depth int
+	}{
+		{string(entries), 0},
+		{`{}`, 0}, {` { } `, 0}, {`{`, 0}, {`{"a"`, 0}, {`{"a":`, 0}, {`{"a":1`, 0}, {`{"a":1,`, 0}, {`{"a":1,}`, 0},
+		{`{"a":"x`, 0}, {`{"a":"x"`, 0}, {`{"a" 1}`, 0}, {`{"a":1 "b":2}`, 0}, {`{1:2}`, 0}, {`{"a":1}}`, 0},
+		{"{\n\t\"a\" :\r\n\"b\" , \"c\":[ 1 ,{ } ] }\n", 0}, {`{"a":[1, 2]}`, 0}, {`[{"a":{"b": 1},"c":2}]`, 1}, {`[]`, 0}, {`"s"`, 0}, {``, 0},
+		{strings.Repeat("[", 9999) + `{"a":1}` + strings.Repeat("]", 9999), 9999},
+		{strings.Repeat("[", 9999) + `{"a":[]}` + strings.Repeat("]", 9999), 9999},
+		{strings.Repeat("[", 9999) + `{"a":"s"}` + strings.Repeat("]", 9999), 9999},
+		{strings.Repeat("[", 10000) + `{}` + strings.Repeat("]", 10000), 10000},
+		{`{"name":"` + strings.Repeat("x", 30) + `","name":1,"\u006eame":2,"a<b":3}`, 0},
+	}
+	for _, tc := range cases {
+		for _, indexed := range []bool{false, true} {
+			want := splitWith([]byte(tc.doc), tc.depth, indexed, splitSimple)
+			got := splitWith([]byte(tc.doc), tc.depth, indexed, splitFast)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("SplitObject on %.80q (-loop +SplitObject):\n%s", tc.doc, diff)
+			}
+		}
+	}
+}
+
+// TestKeyInfoEscapedKey: a key of the registry formats spelled with an
+// escape has the number of its plain spelling, so that KeySet finds the two
+// repeated; it is not written back as read.
+func TestKeyInfoEscapedKey(t *testing.T) {
+	r := NewReader([]byte(`{"name":1,"\u006eame":2,"n\u0061me":3}`))
+	r.BeginObject()
+	var keys KeySet
+	for i := 0; r.NextMember(); i++ {
+		key, info := r.KeyInfo()
+		_, id := internKey([]byte("name"))
+		if key != "name" || info.ID != id || info.Literal != (i == 0) {
+			t.Fatalf("member %d: KeyInfo %q %+v, want name, ID %d, literal %v", i, key, info, id, i == 0)
+		}
+		if repeat := keys.Add(info); repeat != (i > 0) {
+			t.Fatalf("member %d: KeySet.Add %v", i, repeat)
+		}
+		r.Skip()
+	}
+	if err := r.End(); err != nil {
+		t.Fatal(err)
+	}
+}
