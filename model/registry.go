@@ -556,24 +556,24 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 	}
 	list := opts.field("data.servers")
 	var lim limiter
-	if entries := sc.upstreamCapture(data, servers); entries != nil {
-		// The entries scan split: no second pass over them.
-		slab := make([]Server, len(entries))
-		reg.Servers = make([]*Server, 0, len(entries))
-		for i := range entries {
-			e := &entries[i]
-			if !e.object {
+	if entries, others := sc.upstreamCapture(data, servers); entries != nil {
+		// The entries scan split and read: no second pass over them. The
+		// list of those kept takes the place of the list scanned.
+		reg.Servers = entries[:0]
+		for i, s := range entries {
+			if s == nil {
+				raw := others[0]
+				others = others[1:]
 				if lim.ok(ReasonInvalidEntry, SeverityWarning) {
-					ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(e.raw)))
+					ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(raw)))
 				}
 				continue
 			}
-			s := &slab[i]
-			sc.serverFrom(s, e)
 			if !addUpstreamServer(reg, s, list, i, opts, &ds, &lim) {
-				slab[i] = Server{}
+				*s = Server{}
 			}
 		}
+		clear(entries[len(reg.Servers):])
 		return reg, lim.flush(ds, opts.Source)
 	}
 	els, err := jsonx.Elements(servers)

@@ -24,7 +24,15 @@ type scanned struct {
 	// servers is the value of the "servers" array member of data the
 	// entries belong to (the last one read).
 	servers []byte
-	entries []scannedEntry
+	// entries are the elements of servers, in order: the objects read as
+	// entries, complete but for their origin, and nil for the others, whose
+	// bytes are in others, in order.
+	entries []*Server
+	others  [][]byte
+	// block is the block of entries being filled, like chunk below, and
+	// blockStart the position in entries of its first.
+	block      []Server
+	blockStart int
 	// chunk is the block of members being filled: the members of many
 	// entries share one allocation, and blocks (not one growing slice)
 	// leave no garbage behind. Blocks are sized by the bytes left to read
@@ -36,6 +44,9 @@ type scanned struct {
 	noIndex bool
 }
 
+// entryBlock is the largest number of entries of a block: about 40 KB.
+const entryBlock = 256
+
 // chunkSpans is the largest number of spans of a block: about 32 KB.
 const chunkSpans = 4096
 
@@ -45,30 +56,6 @@ const chunkMembers = 1024
 // chunkRoom is the room for members a chunk must have left to take the
 // members of one more entry: more than a registry entry has.
 const chunkRoom = 32
-
-// scannedEntry is one element of data.servers.
-type scannedEntry struct {
-	raw []byte
-	// members are the members of an object element, in a chunk.
-	members []jsonx.Member
-	// object is set when the element is an object.
-	object bool
-	// compact is set when the element has no whitespace outside strings.
-	compact bool
-	// literal is set when every key is written back as it was read.
-	literal bool
-	// mayRepeat is set when a key may occur twice.
-	mayRepeat bool
-	// spans are the objects and arrays of the member values, as offsets in
-	// raw (see Server.index); indexed is set when they were recorded.
-	spans      []jsonx.Span
-	indexed    bool
-	bigNumbers bool
-	inexact    bool
-	// textOK is set when the scan found every key and string of the
-	// entry to be Unicode text (see Server.textOK).
-	textOK bool
-}
 
 // scan reads data in one pass. ok is false when data is not valid JSON (as
 // json.Valid decides); a valid text that is not an object has no members.
@@ -120,16 +107,18 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 	if sc.entries == nil {
 		// Sized for entries of about 800 bytes, as registry entries are, so
 		// that a large list rarely grows.
-		sc.entries = make([]scannedEntry, 0, (r.Len()-r.Pos())/768+1)
+		sc.entries = make([]*Server, 0, (r.Len()-r.Pos())/768+1)
 	}
-	sc.entries = sc.entries[:0]
+	sc.entries, sc.others = sc.entries[:0], sc.others[:0]
+	sc.block, sc.blockStart = nil, 0
 	// The entries whose members and spans lie in the current blocks, with
 	// their offsets there: trim moves them to exact-size blocks at the end.
 	var inChunk, inSpans []blockUse
 	r.BeginArray()
 	for r.NextElement() {
 		if r.Kind() != '{' {
-			sc.entries = append(sc.entries, scannedEntry{raw: r.Skip()})
+			sc.others = append(sc.others, r.Skip())
+			sc.entries = append(sc.entries, nil)
 			continue
 		}
 		start := r.Pos()
@@ -168,7 +157,6 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		} else {
 			sc.chunk = sc.chunk[:first+len(ms)]
 		}
-		literal, mayRepeat, keyText := facts.Literal, facts.MayRepeat, facts.Text
 		end := len(sc.chunk)
 		n := len(idx.Spans)
 		if n <= room {
@@ -177,15 +165,32 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 				inSpans = append(inSpans, blockUse{entry: len(sc.entries), off: spanOff})
 			}
 		}
-		if end > first {
+		raw, members := r.Bytes(start), sc.chunk[first:end:end]
+		dup := facts.MayRepeat && hasDuplicateKeys(members)
+		if dup {
+			// Later duplicates of a key win, as in encoding/json; the
+			// entry keeps a list of its own (the chunk's slots are left).
+			members = dedupeMembers(members)
+		} else if end > first {
 			inChunk = append(inChunk, blockUse{entry: len(sc.entries), off: first})
 		}
-		sc.entries = append(sc.entries, scannedEntry{
-			raw: r.Bytes(start), members: sc.chunk[first:end:end], object: true,
-			compact: r.LastSpace() < start, literal: literal, mayRepeat: mayRepeat,
-			spans: idx.Spans[:n:n], indexed: !sc.noIndex, bigNumbers: idx.BigNumbers, inexact: idx.Inexact,
-			textOK: !sc.noIndex && !idx.Text && !keyText,
-		})
+		if len(sc.block) == cap(sc.block) {
+			// An entry takes at least 3 bytes of the input.
+			sc.block = make([]Server, 0, min(entryBlock, left/3+1))
+			sc.blockStart = len(sc.entries)
+		}
+		sc.block = sc.block[:len(sc.block)+1]
+		e := &sc.block[len(sc.block)-1]
+		sc.entries = append(sc.entries, e)
+		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
+		if !sc.noIndex {
+			e.raw, e.index, e.indexed, e.bigNumbers, e.inexact = raw, idx.Spans[:n:n], true, idx.BigNumbers, idx.Inexact
+		}
+		if e.compact && facts.Literal && !dup {
+			// AppendJSON would write back exactly the bytes read.
+			e.text = raw
+		}
+		e.readCached()
 	}
 	sc.trim(inChunk, inSpans)
 }
@@ -194,16 +199,28 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 // current block.
 type blockUse struct{ entry, off int }
 
-// trim moves the members and spans in the current blocks to blocks of their
+// trim moves the entries, members and spans in the current blocks to blocks of their
 // exact size when more than half of a block is unused: the parsed servers
 // keep their members and spans alive, and what they keep must be
 // proportional to the bytes read, not a block per document.
 func (sc *scanned) trim(inChunk, inSpans []blockUse) {
+	if used := len(sc.block); cap(sc.block)-used > used {
+		exact := make([]Server, used)
+		copy(exact, sc.block)
+		j := 0
+		for i := sc.blockStart; i < len(sc.entries); i++ {
+			if sc.entries[i] != nil {
+				sc.entries[i] = &exact[j]
+				j++
+			}
+		}
+		sc.block = exact
+	}
 	if used := len(sc.chunk); cap(sc.chunk)-used > used {
 		exact := make([]jsonx.Member, used)
 		copy(exact, sc.chunk)
 		for _, u := range inChunk {
-			e := &sc.entries[u.entry]
+			e := sc.entries[u.entry]
 			end := u.off + len(e.members)
 			e.members = exact[u.off:end:end]
 		}
@@ -213,9 +230,9 @@ func (sc *scanned) trim(inChunk, inSpans []blockUse) {
 		exact := make([]jsonx.Span, used)
 		copy(exact, sc.spans)
 		for _, u := range inSpans {
-			e := &sc.entries[u.entry]
-			end := u.off + len(e.spans)
-			e.spans = exact[u.off:end:end]
+			e := sc.entries[u.entry]
+			end := u.off + len(e.index)
+			e.index = exact[u.off:end:end]
 		}
 		sc.spans = exact
 	}
@@ -228,30 +245,13 @@ func same(a, b []byte) bool {
 }
 
 // upstreamCapture returns the entries split by scan for the "servers" value
-// parseUpstream chose, or nil when scan split another one (a repeated key)
-// or none.
-func (sc *scanned) upstreamCapture(data, servers []byte) []scannedEntry {
+// parseUpstream chose, and the positions of those that are not objects, or
+// nil when scan split another one (a repeated key) or none.
+func (sc *scanned) upstreamCapture(data, servers []byte) (entries []*Server, others [][]byte) {
 	if !same(sc.data, data) || !same(sc.servers, servers) {
-		return nil
+		return nil, nil
 	}
-	return sc.entries
-}
-
-// serverFrom builds the entry of a captured element in dst.
-func (sc *scanned) serverFrom(dst *Server, e *scannedEntry) {
-	ms := e.members
-	*dst = Server{members: ms, compact: e.compact, textOK: e.textOK}
-	if e.indexed {
-		dst.raw, dst.index, dst.indexed, dst.bigNumbers, dst.inexact = e.raw, e.spans, true, e.bigNumbers, e.inexact
-	}
-	switch {
-	case e.mayRepeat && hasDuplicateKeys(ms):
-		dst.members = dedupeMembers(ms)
-	case e.compact && e.literal:
-		// AppendJSON would write back exactly the bytes read.
-		dst.text = e.raw
-	}
-	dst.readCached()
+	return sc.entries, sc.others
 }
 
 // hasSpace reports whether raw has whitespace outside strings.

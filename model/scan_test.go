@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"pgregory.net/rapid"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
@@ -128,6 +129,98 @@ func FuzzStringIn(f *testing.F) {
 		want, wantOK := jsonx.String(raw)
 		if got != want || gotOK != wantOK {
 			t.Fatalf("stringIn(%q) = %q %v, jsonx.String %q %v", raw, got, gotOK, want, wantOK)
+		}
+	})
+}
+
+// parseBoth parses an upstream document as Parse does, with the entries the
+// scan split and read, and with the path that splits data.servers again
+// (jsonx.Elements, parseValidServer), which Parse takes when the scan split
+// another "servers" value than the one read.
+func parseBoth(data []byte, opts ParseOptions) (fast, simple *Registry, fds, sds Diagnostics) {
+	fast, fds = Parse(data, opts)
+	sc, ok := scan(data)
+	if !ok || fast == nil {
+		return fast, nil, fds, nil
+	}
+	sc.servers = nil // no capture: the entries are split again
+	simple, sds = parseUpstream(sc, opts)
+	return fast, simple, fds, sds
+}
+
+// upstreamEntryText generates an element of data.servers: mostly objects
+// with a name, keys of the registry formats and others, repeated at times,
+// literal or escaped, values compact or not; at times another value.
+func upstreamEntryText(t *rapid.T) string {
+	if rapid.IntRange(0, 5).Draw(t, "other") == 0 {
+		return rapid.SampledFrom([]string{`null`, `1`, `"s"`, `[]`, `[{"name":"com.example/x"}]`, `true`}).Draw(t, "value")
+	}
+	space := rapid.SampledFrom([]string{"", "", "", " ", "\n  "}).Draw(t, "space")
+	keys := []string{`"name"`, `"description"`, `"version"`, `"remotes"`, `"_meta"`, `"x"`, `"y"`, `"\u006eame"`, `"a<b"`, `"\u00e9"`, "\"\xc3\xa9\"", `"\ud800"`}
+	values := []string{`"com.example/a"`, `"com.example/b"`, `""`, `"caf\u00e9"`, "\"caf\xc3\xa9\"", `"\ud800"`, `1.5`, `12345678901234567`, `1e400`, `[]`, `{}`, `null`,
+		`[{"type":"sse","url":"https://a.example.com/"}]`, `{"io.modelcontextprotocol.registry/publisher-provided":{"p":{"k":{"stars":2,"tags":["a", "b"]}}}}`}
+	n := rapid.IntRange(0, 6).Draw(t, "members")
+	b := "{" + space
+	if rapid.IntRange(0, 4).Draw(t, "unnamed") > 0 {
+		b += `"name":"com.example/` + rapid.StringMatching(`[a-z]{1,12}`).Draw(t, "name") + `"`
+		if n > 0 {
+			b += "," + space
+		}
+	}
+	for i := range n {
+		if i > 0 {
+			b += "," + space
+		}
+		b += rapid.SampledFrom(keys).Draw(t, "key") + space + ":" + space + rapid.SampledFrom(values).Draw(t, "value")
+	}
+	return b + space + "}"
+}
+
+// TestScanEntriesAsSplitAgain: the servers Parse builds from the entries
+// its scan split and read are the servers the path that splits
+// data.servers again builds: same diagnostics, names, origins, members,
+// compactness and bytes written; an entry written back as the bytes read
+// (text) writes what the members would.
+func TestScanEntriesAsSplitAgain(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(0, 8).Draw(t, "entries")
+		doc := `{"version":"1.0.0","data":{"servers":[`
+		for i := range n {
+			if i > 0 {
+				doc += ","
+			}
+			doc += upstreamEntryText(t)
+		}
+		doc += `]}}`
+		opts := ParseOptions{Format: FormatUpstream, Source: ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "cm"}, FieldPrefix: "data[registry.json]"}
+		fast, simple, fds, sds := parseBoth([]byte(doc), opts)
+		if fast == nil || simple == nil {
+			t.Fatalf("%s: not parsed: %v", doc, fds)
+		}
+		if diff := cmp.Diff(sds, fds); diff != "" {
+			t.Fatalf("%s: diagnostics (-split again +scan):\n%s", doc, diff)
+		}
+		if len(fast.Servers) != len(simple.Servers) {
+			t.Fatalf("%s: %d servers, split again %d", doc, len(fast.Servers), len(simple.Servers))
+		}
+		for i, f := range fast.Servers {
+			s := simple.Servers[i]
+			if f.Name() != s.Name() || f.Origin() != s.Origin() || f.compact != s.compact {
+				t.Fatalf("%s: server %d: name %q origin %q compact %v, split again %q %q %v", doc, i, f.Name(), f.Origin(), f.compact, s.Name(), s.Origin(), s.compact)
+			}
+			if diff := cmp.Diff(s.members, f.members); diff != "" {
+				t.Fatalf("%s: server %d: members (-split again +scan):\n%s", doc, i, diff)
+			}
+			if a, b := string(f.AppendJSON(nil)), string(s.AppendJSON(nil)); a != b {
+				t.Fatalf("%s: server %d: AppendJSON %s, split again %s", doc, i, a, b)
+			}
+			if f.text != nil {
+				c := f.Clone()
+				c.text = nil
+				if a, b := string(f.text), string(c.AppendJSON(nil)); a != b {
+					t.Fatalf("%s: server %d: text %s, members write %s", doc, i, a, b)
+				}
+			}
 		}
 	})
 }

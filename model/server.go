@@ -52,18 +52,11 @@ type Server struct {
 	// since a merge of many entries asks for few.
 	origin      string
 	originIndex int
-	// compact is set when no member value has whitespace outside strings,
-	// so AppendJSON can copy values without looking for it.
-	compact bool
 	// text, while the entry is unchanged since it was read, is what
 	// AppendJSON writes: the entry's own bytes, when they are compact with
 	// every key written as AppendQuote writes it. Writing a large merge is
 	// then one copy per entry.
 	text []byte
-	// textSchema is set when text lacks the "$schema" member that members
-	// start with (added by Canonicalize): text is then written after
-	// schemaMemberPrefix, without its own "{".
-	textSchema bool
 	// raw is the entry's text as read and index, when indexed, where its
 	// objects and arrays lie in raw, recorded by the pass that validated the
 	// JSON (bigNumbers: whether it holds a number that may not fit a
@@ -82,6 +75,14 @@ type Server struct {
 	// found no byte of 0x80 or more and no surrogate escape, and every
 	// member set since was checked as it was set.
 	textOK bool
+	// compact is set when no member value has whitespace outside strings,
+	// so AppendJSON can copy values without looking for it.
+	compact bool
+	// textSchema is set when text lacks the "$schema" member that members
+	// start with (added by Canonicalize): text is then written after
+	// schemaMemberPrefix, without its own "{". (The flags are kept
+	// together, at the end: a Server of a large merge is one of many.)
+	textSchema bool
 }
 
 // schemaMemberPrefix is what an entry whose first member is "$schema" set

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/bits"
+	"unsafe"
 )
 
 // maxDepth is encoding/json's nesting limit: json.Valid rejects a text with
@@ -252,7 +253,14 @@ func keyInfo(lit []byte, esc bool) (key string, info KeyInfo) {
 	if err != nil {
 		return string(raw), KeyInfo{}
 	}
-	return s, KeyInfo{Literal: !esc && isPlain(s)}
+	if esc {
+		// A key of the registry formats spelled with an escape still has
+		// its number, so that KeySet finds it repeated by its plain
+		// spelling.
+		_, id := internKey(unsafe.Slice(unsafe.StringData(s), len(s)))
+		return s, KeyInfo{ID: id}
+	}
+	return s, KeyInfo{Literal: isPlain(s)}
 }
 
 // KeyInfo describes a key read by a Reader.

@@ -202,3 +202,26 @@ func TestSplitObjectCases(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyInfoEscapedKey: a key of the registry formats spelled with an
+// escape has the number of its plain spelling, so that KeySet finds the two
+// repeated; it is not written back as read.
+func TestKeyInfoEscapedKey(t *testing.T) {
+	r := NewReader([]byte(`{"name":1,"\u006eame":2,"n\u0061me":3}`))
+	r.BeginObject()
+	var keys KeySet
+	for i := 0; r.NextMember(); i++ {
+		key, info := r.KeyInfo()
+		_, id := internKey([]byte("name"))
+		if key != "name" || info.ID != id || info.Literal != (i == 0) {
+			t.Fatalf("member %d: KeyInfo %q %+v, want name, ID %d, literal %v", i, key, info, id, i == 0)
+		}
+		if repeat := keys.Add(info); repeat != (i > 0) {
+			t.Fatalf("member %d: KeySet.Add %v", i, repeat)
+		}
+		r.Skip()
+	}
+	if err := r.End(); err != nil {
+		t.Fatal(err)
+	}
+}
