@@ -360,7 +360,9 @@ func (d leanDraw) str() string {
 	return d.v("str", []string{`"x"`, `"Bearer token"`, `""`, `"\u00e9 \"q\""`}, `5`, `true`, `null`, `{}`)
 }
 
-func (d leanDraw) boolean() string { return d.v("bool", []string{`true`, `false`}, `"yes"`, `1`, `null`) }
+func (d leanDraw) boolean() string {
+	return d.v("bool", []string{`true`, `false`}, `"yes"`, `1`, `null`)
+}
 
 func (d leanDraw) keyValue() string {
 	return d.obj([2]string{"name", d.v("name", []string{`"API_KEY"`, `"Authorization"`}, `5`, `null`)},
@@ -416,7 +418,9 @@ func (d leanDraw) ext() string {
 }
 
 func (d leanDraw) meta() string {
-	ext := func() string { return d.v("image", []string{`"ghcr.io/a/b:1"`, `"https://x.example.com/mcp"`}) + ":" + d.ext() }
+	ext := func() string {
+		return d.v("image", []string{`"ghcr.io/a/b:1"`, `"https://x.example.com/mcp"`}) + ":" + d.ext()
+	}
 	images := func() string {
 		n := rapid.IntRange(0, 2).Draw(d.t, "images")
 		var es []string
