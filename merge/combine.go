@@ -265,10 +265,9 @@ func (m *merger) reindex(parts []*part) {
 	t := newLoserTree(runs)
 	for t.left > 0 {
 		e, key := t.next()
-		name := key.name
 		h := holders{n: 1, one: e}
 		m.keep(e, key.pass)
-		for t.left > 0 && t.heads[t.winner].key == key.key && t.heads[t.winner].name == name {
+		for t.left > 0 && t.heads[t.winner].key == key.key && t.heads[t.winner].e.orig == e.orig {
 			e, key := t.next()
 			h.add(e)
 			m.keep(e, key.pass)
@@ -276,12 +275,12 @@ func (m *merger) reindex(parts []*part) {
 		if len(h.more) > 0 {
 			h.n = countParts(h)
 			if h.n > 1 {
-				m.conflicts[name] = struct{}{}
+				m.conflicts[e.orig] = struct{}{}
 			}
 		} else if m.sparse {
 			continue
 		}
-		m.names[name] = h
+		m.names[e.orig] = h
 	}
 	for _, p := range parts {
 		for _, e := range p.entries {
@@ -489,11 +488,11 @@ type loserTree struct {
 // treeHead is an entry of a list with its key and the filter's verdict on
 // it: the tree reads the lists' heads from these, one after the other in
 // memory, instead of from the entries, which lie in the order they were
-// read. done marks an empty list.
+// read; only heads of equal keys need their entries' names and versions.
+// done marks an empty list.
 type treeHead struct {
-	e          *entry
 	key        nameKey
-	name, ver  string
+	e          *entry
 	pass, done bool
 }
 
@@ -501,7 +500,7 @@ type treeHead struct {
 func headsOf(entries []*entry) []treeHead {
 	hs := make([]treeHead, len(entries))
 	for i, e := range entries {
-		hs[i] = treeHead{e: e, key: e.key, name: e.orig, ver: e.ver, pass: e.pass}
+		hs[i] = treeHead{e: e, key: e.key, pass: e.pass}
 	}
 	return hs
 }
@@ -568,13 +567,22 @@ func (t *loserTree) less(a, b int) bool {
 		}
 		return a < b
 	}
-	if c := compareNames(&x.key, &y.key, x.name, y.name); c != 0 {
-		return c < 0
-	}
-	if c := strings.Compare(x.ver, y.ver); c != 0 {
+	if c := compareHeads(x, y); c != 0 {
 		return c < 0
 	}
 	return a < b
+}
+
+// compareHeads orders heads as compareEntries orders their entries,
+// reading the entries only when the keys are equal.
+func compareHeads(x, y *treeHead) int {
+	if x.key != y.key {
+		return compareNames(&x.key, &y.key, "", "")
+	}
+	if c := compareNames(&x.key, &y.key, x.e.orig, y.e.orig); c != 0 {
+		return c
+	}
+	return strings.Compare(x.e.ver, y.e.ver)
 }
 
 // advance drops the first entry of list w, the winner, and replays its

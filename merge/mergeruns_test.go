@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"pgregory.net/rapid"
+
+	"github.com/mcpreg/mcpreg/model"
 )
 
 // TestMergeRunsProperty checks the one-pass merge against a stable sort of
@@ -80,6 +82,55 @@ func TestCompareNamesProperty(t *testing.T) {
 		ka, kb := keyOf(a), keyOf(b)
 		if got, want := compareNames(&ka, &kb, a, b), strings.Compare(a, b); got != want {
 			t.Fatalf("compareNames(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+// TestDedupeProperty checks a part's dedupe, which sorts the entries'
+// records by key, against the plain way: a stable sort of the entries by
+// name (and version) in the order read, the first of each kept, and one
+// DuplicateServer per other. Names share long prefixes, so that keys are
+// often equal.
+func TestDedupeProperty(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		versions := rapid.Bool().Draw(t, "versions")
+		n := rapid.IntRange(0, 30).Draw(t, "n")
+		p := &part{field: "data[registry.json]"}
+		var read []*entry
+		var heads []treeHead
+		for i := range n {
+			name := rapid.SampledFrom([]string{"a", "io.github.stacklok/fetch-mcp-12345", "io.github.stacklok/fetch-mcp-12346",
+				"io.github.stacklok/fetch-mcp-123", "io.github.stacklok/fetch-mcp-1234\x00", "io.github.stacklok/fetch-mcp-1234"}).Draw(t, fmt.Sprintf("name%d", i))
+			ver := rapid.SampledFrom([]string{"1.0.0", "2.0.0"}).Draw(t, fmt.Sprintf("ver%d", i))
+			e := &entry{s: model.NewServer(name, "d", ver), part: p, pos: i, orig: name, ver: ver, key: keyOf(name), pass: i%2 == 0}
+			read = append(read, e)
+			heads = append(heads, treeHead{key: e.key, e: e, pass: e.pass})
+		}
+		p.dedupe(heads, versions)
+
+		want := slices.Clone(read)
+		slices.SortStableFunc(want, func(a, b *entry) int {
+			if versions {
+				return compareEntries(a, b)
+			}
+			return strings.Compare(a.orig, b.orig)
+		})
+		want = slices.CompactFunc(want, func(a, b *entry) bool {
+			return a.orig == b.orig && (!versions || a.ver == b.ver)
+		})
+		if !slices.Equal(p.entries, want) {
+			t.Fatalf("entries differ: got %d, want %d", len(p.entries), len(want))
+		}
+		if len(p.heads) != len(want) {
+			t.Fatalf("%d heads for %d entries", len(p.heads), len(want))
+		}
+		for i, h := range p.heads {
+			if h.e != want[i] || h.key != want[i].key || h.pass != want[i].pass {
+				t.Fatalf("head %d is not the record of entry %d", i, i)
+			}
+		}
+		if dups := len(p.ds.WithReason(model.ReasonDuplicateServer)); dups != n-len(want) {
+			t.Fatalf("%d DuplicateServer for %d entries dropped", dups, n-len(want))
 		}
 	})
 }

@@ -197,7 +197,8 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 
 	// The entries of one ConfigMap take one allocation; the remote URLs of
 	// one ConfigMap share one slice.
-	slab := make([]entry, 0, len(reg.Servers))
+	slab := make([]entry, len(reg.Servers))
+	heads := make([]treeHead, 0, len(reg.Servers))
 	var urls []string
 	var buf []byte
 	for pos, s := range reg.Servers {
@@ -220,12 +221,15 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			p.skip(reason)
 			continue
 		}
-		name := s.Name()
-		slab = append(slab, entry{s: s, part: p, pos: pos, orig: name, ver: s.Version(), key: keyOf(name)})
+		// The slab is zeroed: set the fields in place rather than copy a
+		// whole entry in.
+		e := &slab[len(heads)]
+		e.s, e.part, e.pos = s, p, pos
+		e.orig, e.ver = s.Name(), s.Version()
+		e.key = keyOf(e.orig)
 		// What the merge needs of the entry is read now, while its bytes
 		// are in the cache, not after the entries are sorted: a duplicate
 		// dedupe drops costs this for nothing, but duplicates are rare.
-		e := &slab[len(slab)-1]
 		first := len(urls)
 		for u := range s.RemoteURLs() {
 			urls = append(urls, u)
@@ -233,15 +237,9 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		e.urls = urls[first:len(urls):len(urls)]
 		e.sum = sumJSON(s, &buf)
 		e.pass = m.filter.Match(s)
+		heads = append(heads, treeHead{key: e.key, e: e, pass: e.pass})
 	}
-	p.entries = make([]*entry, len(slab))
-	for i := range slab {
-		p.entries[i] = &slab[i]
-	}
-	p.dedupe(m.strategy == StrategyVersions)
-	// The records the merge of the sorted lists reads, made while the
-	// entries are in the cache.
-	p.heads = headsOf(p.entries)
+	p.dedupe(heads, m.strategy == StrategyVersions)
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
 	return p
 }
@@ -259,28 +257,26 @@ func sumJSON(s *model.Server, buf *[]byte) [sha256.Size]byte {
 
 // dedupe keeps the first entry of each name (of each name and version, when
 // versions) in the order read, with a DuplicateServer warning for each
-// other, and leaves the entries sorted by name, then version.
-func (p *part) dedupe(versions bool) {
-	es := p.entries
-	if versions {
-		slices.SortFunc(es, func(a, b *entry) int {
-			if c := compareNames(&a.key, &b.key, a.orig, b.orig); c != 0 {
+// other, and leaves the entries sorted by name, then version, in p.entries
+// and their records in p.heads. heads are the records of the entries in
+// the order read: sorting them, not pointers to the entries, compares keys
+// that lie side by side in memory, and reads an entry only for a tie.
+func (p *part) dedupe(heads []treeHead, versions bool) {
+	slices.SortFunc(heads, func(a, b treeHead) int {
+		if c := compareNames(&a.key, &b.key, a.e.orig, b.e.orig); c != 0 {
+			return c
+		}
+		if versions {
+			if c := strings.Compare(a.e.ver, b.e.ver); c != 0 {
 				return c
 			}
-			return cmp.Or(strings.Compare(a.ver, b.ver), cmp.Compare(a.pos, b.pos))
-		})
-	} else {
-		slices.SortFunc(es, func(a, b *entry) int {
-			if c := compareNames(&a.key, &b.key, a.orig, b.orig); c != 0 {
-				return c
-			}
-			return cmp.Compare(a.pos, b.pos)
-		})
-	}
-	out := es[:0]
-	for _, e := range es {
-		if len(out) > 0 {
-			first := out[len(out)-1]
+		}
+		return cmp.Compare(a.e.pos, b.e.pos)
+	})
+	out := heads[:0]
+	for _, h := range heads {
+		if len(out) > 0 && out[len(out)-1].key == h.key {
+			first, e := out[len(out)-1].e, h.e
 			switch {
 			case !versions && first.orig == e.orig:
 				p.ds = append(p.ds, model.Warningf(model.ReasonDuplicateServer, p.ref, entryField(p.field, e.s),
@@ -292,10 +288,14 @@ func (p *part) dedupe(versions bool) {
 				continue
 			}
 		}
-		out = append(out, e)
+		out = append(out, h)
 	}
-	clear(es[len(out):])
-	p.entries = out
+	clear(heads[len(out):])
+	p.heads = out
+	p.entries = make([]*entry, len(out))
+	for i := range out {
+		p.entries[i] = out[i].e
+	}
 }
 
 // fieldOf is the path of an entry in its ConfigMap, computed once and from

@@ -58,8 +58,23 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 		return fieldPrefix + "." + name
 	}
 	// A literal of at most max+2 bytes cannot decode to more than max
-	// characters: most entries are settled without decoding.
-	if raw, ok := s.Get(KeyDescription); ok && len(raw) > DescriptionMaxLen+2 {
+	// characters: most entries are settled without decoding. One look at
+	// the members finds both (the first of a key, as Get does).
+	var description, title []byte
+	hasDescription, hasTitle := false, false
+	for i := range s.members {
+		switch m := &s.members[i]; m.Key {
+		case KeyDescription:
+			if !hasDescription {
+				description, hasDescription = m.Value, true
+			}
+		case KeyTitle:
+			if !hasTitle {
+				title, hasTitle = m.Value, true
+			}
+		}
+	}
+	if len(description) > DescriptionMaxLen+2 {
 		if d := s.Description(); utf8.RuneCountInString(d) > DescriptionMaxLen {
 			short := ShortenDescription(d)
 			ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyDescription),
@@ -67,7 +82,7 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 			s.SetDescription(short)
 		}
 	}
-	if raw, ok := s.Get(KeyTitle); ok && len(raw) > TitleMaxLen+2 {
+	if len(title) > TitleMaxLen+2 {
 		if t := s.Title(); utf8.RuneCountInString(t) > TitleMaxLen {
 			short := shorten(t, TitleMaxLen)
 			ds = append(ds, Warningf(ReasonDescriptionTooLong, obj, f(KeyTitle),

@@ -95,11 +95,11 @@ func normalizeEntryGen() *rapid.Generator[string] {
 			add(KeySchema, `"`+ServerSchemaURL+`"`)
 		}
 		add(KeyName, rapid.SampledFrom([]string{`"io.example/srv"`, `"com.acme.team/tool-mcp"`, `"ab/x"`}).Draw(t, "name"))
-		add(KeyDescription, rapid.SampledFrom([]string{`"A server"`, `"` + strings.Repeat("word ", 30) + `"`, `"` + strings.Repeat("é", 101) + `"`}).Draw(t, "description"))
+		add(KeyDescription, rapid.SampledFrom([]string{`"A server"`, `"\u0041"`, `""`, `"\"` + strings.Repeat("x", 99) + `"`, `"` + strings.Repeat("word ", 30) + `"`, `"` + strings.Repeat("é", 101) + `"`}).Draw(t, "description"))
 		if rapid.Bool().Draw(t, "has title") {
-			add(KeyTitle, rapid.SampledFrom([]string{`"T"`, `"` + strings.Repeat("t", 120) + `"`}).Draw(t, "title"))
+			add(KeyTitle, rapid.SampledFrom([]string{`"T"`, `""`, `"\u0054"`, `"\t` + strings.Repeat("t", 99) + `"`, `"` + strings.Repeat("t", 120) + `"`}).Draw(t, "title"))
 		}
-		add(KeyVersion, `"1.0.0"`)
+		add(KeyVersion, rapid.SampledFrom([]string{`"1.0.0"`, `"latest"`, `"l\u0061test"`, `""`, `"\u0031.0"`, `"` + strings.Repeat("9", 256) + `"`}).Draw(t, "version"))
 		if rapid.Bool().Draw(t, "has repository") {
 			add("repository", `{"url":"https://github.com/a/b","source":"github"}`)
 		}
@@ -204,4 +204,31 @@ func TestNormalizeAgreesWithSimplePath(t *testing.T) {
 	if kept == 0 || canonical == 0 {
 		t.Errorf("entries kept: %d, with a diagnostic: %d; want both", kept, canonical)
 	}
+}
+
+// TestContentsAgreesWithPlainString holds validator.contents, which trusts
+// an entry known to be Unicode text, to plainString, which checks every
+// byte, on string literals with and without escapes and on values that are
+// not strings.
+func TestContentsAgreesWithPlainString(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		pieces := rapid.SliceOfN(rapid.SampledFrom([]string{"a", "latest", " ", "é", `\"`, `\\`, `\n`, `\u0041`, `\ud83d\ude00`, `\/`}), 0, 8).Draw(t, "pieces")
+		lit := `"` + strings.Join(pieces, "") + `"`
+		if rapid.IntRange(0, 5).Draw(t, "not a string") == 0 {
+			lit = rapid.SampledFrom([]string{`5`, `null`, `{"a":"b"}`, `["x"]`}).Draw(t, "other")
+		}
+		entry := `{"name":"io.example/x","description":` + lit + `}`
+		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Fatalf("%s: not read", entry)
+		}
+		s := reg.Servers[0]
+		raw, _ := s.Get(KeyDescription)
+		v := validator{server: s}
+		got, gotOK := v.contents(raw)
+		want, wantOK := plainString(raw)
+		if gotOK != wantOK || string(got) != string(want) {
+			t.Fatalf("%s (textOK %v): contents %q, %v; plainString %q, %v", raw, s.textOK, got, gotOK, want, wantOK)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strings"
@@ -221,7 +222,7 @@ func (v *validator) entry() {
 	// not repeat in a Server) without decoding them into strings.
 	var d []byte
 	if descriptionIsStr {
-		d, _ = plainString(description)
+		d, _ = v.contents(description)
 	}
 	switch {
 	case !hasDescription:
@@ -238,7 +239,7 @@ func (v *validator) entry() {
 	}
 
 	if hasTitle {
-		if t, isStr := plainString(title); !isStr {
+		if t, isStr := v.contents(title); !isStr {
 			bad(KeyTitle, "title must be a string, not %s", show(title))
 		} else if n := runeCountOver(t, TitleMaxLen); n == 0 || n > TitleMaxLen {
 			bad(KeyTitle, "title is %d characters; it must be 1 to %d", n, TitleMaxLen)
@@ -247,7 +248,7 @@ func (v *validator) entry() {
 
 	var ver []byte
 	if versionIsStr {
-		ver, _ = plainString(version)
+		ver, _ = v.contents(version)
 	}
 	switch {
 	case !hasVersion:
@@ -261,6 +262,18 @@ func (v *validator) entry() {
 	case string(ver) == "latest":
 		bad(KeyVersion, "version must not be \"latest\"; use a specific version")
 	}
+}
+
+// contents returns the contents of a top-level string member's value raw
+// as plainString does. Where the scan (or Set) found every string of the
+// entry to be Unicode text (Server.textOK), a literal without a backslash
+// is its own contents: one search for a backslash settles it instead of
+// plainString's check of every byte.
+func (v *validator) contents(raw []byte) (s []byte, ok bool) {
+	if n := len(raw); v.server.textOK && n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		return raw[1 : n-1], true
+	}
+	return plainString(raw)
 }
 
 // container checks the value of a top-level member that holds objects.
@@ -353,13 +366,14 @@ func (v *validator) transport(raw []byte, remote bool) {
 		return
 	}
 	var typ, url, headers []byte
+	var typPlain, urlPlain bool
 	for v.next(&it) {
 		m := &it.m
 		switch string(m.key) {
 		case "type":
-			typ = m.value
+			typ, typPlain = m.value, m.plain
 		case "url":
-			url = m.value
+			url, urlPlain = m.value, m.plain
 		case "headers":
 			headers = m.value
 		case "variables":
@@ -370,10 +384,25 @@ func (v *validator) transport(raw []byte, remote bool) {
 			}
 		}
 	}
-	if remote && url != nil && !plainURLLiteral(url) {
-		v.facts.urlsNotPlain = true
+	if remote && url != nil {
+		plain := false
+		if urlPlain {
+			// ASCII without escapes: the contents are the URL.
+			_, plain = plainURL(url[1 : len(url)-1])
+			plain = plain || len(url) == 2
+		} else {
+			plain = plainURLLiteral(url)
+		}
+		if !plain {
+			v.facts.urlsNotPlain = true
+		}
 	}
-	t, _ := plainString(typ)
+	var t []byte
+	if typPlain {
+		t = typ[1 : len(typ)-1]
+	} else {
+		t, _ = plainString(typ)
+	}
 	switch string(t) {
 	case TransportStreamableHTTP, TransportSSE:
 	case TransportStdio:
@@ -399,7 +428,7 @@ func (v *validator) transport(raw []byte, remote bool) {
 	v.inName("url")
 	if url == nil {
 		v.fail("is required (type %s)", show(typ))
-	} else if u, ok := v.str(url, ruleAny); ok && !matchRemoteURL(u) {
+	} else if u, ok := v.strAt(nil, -1, url, urlPlain, ruleAny); ok && !matchRemoteURL(u) {
 		v.fail("%s does not match %s", show(url), patternRemoteURL)
 	}
 	v.out()
