@@ -80,18 +80,10 @@ func (r *Reader) Bytes(start int) []byte {
 func (r *Reader) LastSpace() int { return r.lastSpace }
 
 func (r *Reader) skipSpace() {
-	i := r.pos
-	for i < len(r.data) {
-		switch r.data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-			continue
+	if i := r.pos; i < len(r.data) && r.data[i] <= ' ' {
+		if j := spaceEnd(r.data, i); j > i {
+			r.lastSpace, r.pos = j-1, j
 		}
-		break
-	}
-	if i != r.pos {
-		r.lastSpace = i - 1
-		r.pos = i
 	}
 }
 
@@ -400,9 +392,10 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 	n := len(data)
 	i, last, depth := r.pos, r.lastSpace, r.depth
 	var keys KeySet
-	for i < n && isSpace(data[i]) {
-		last = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			last, i = j-1, j
+		}
 	}
 	if i < n && data[i] == '}' {
 		i++
@@ -474,9 +467,10 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 				ms = append(ms, Member{Key: key, Value: data[start:i]})
 			}
 		}
-		for i < n && isSpace(data[i]) {
-			last = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				last, i = j-1, j
+			}
 		}
 		if i >= n {
 			goto fail
@@ -489,9 +483,10 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 			goto fail
 		}
 		i++
-		for i < n && isSpace(data[i]) {
-			last = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				last, i = j-1, j
+			}
 		}
 	}
 done:
@@ -753,9 +748,10 @@ value:
 		}
 		open++
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		if i < n && data[i] == c+2 { // '}' is '{'+2 and ']' is '['+2
 			i++
@@ -788,9 +784,10 @@ after:
 	if open == 0 {
 		return i, lastSpace
 	}
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n {
 		return -1, -1
@@ -810,9 +807,10 @@ after:
 	switch data[i] {
 	case ',':
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		goto value
 	case ']':
@@ -822,9 +820,10 @@ after:
 	}
 	return -1, -1
 key:
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n || data[i] != '"' {
 		return -1, -1
@@ -884,9 +883,10 @@ value:
 		idx.Spans = append(idx.Spans, Span{Start: int32(i - idx.Base)})
 		open++
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		if i < n && data[i] == c+2 { // '}' is '{'+2 and ']' is '['+2
 			i++
@@ -931,9 +931,10 @@ after:
 	if open == 0 {
 		return i, lastSpace
 	}
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n {
 		return -1, -1
@@ -956,9 +957,10 @@ after:
 	switch data[i] {
 	case ',':
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		goto value
 	case ']':
@@ -971,9 +973,10 @@ after:
 	}
 	return -1, -1
 key:
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n || data[i] != '"' {
 		return -1, -1
@@ -1000,4 +1003,29 @@ key:
 		i++
 	}
 	goto value
+}
+
+// spaceEnd returns the index of the first byte from i on that is not
+// insignificant whitespace (len(data) if none): eight bytes at a time over
+// the spaces that indent a line.
+func spaceEnd(data []byte, i int) int {
+	for {
+		for i+8 <= len(data) {
+			x := word(data, i) ^ (' ' * lo7)
+			if x != 0 {
+				i += bits.TrailingZeros64(x) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(data) {
+			return i
+		}
+		switch data[i] {
+		case ' ', '\n', '\t', '\r':
+			i++
+			continue
+		}
+		return i
+	}
 }
