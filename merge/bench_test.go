@@ -141,7 +141,7 @@ func benchParts(k, per int) []*part {
 			name := names[r*per+i]
 			copy(data[i*800:], name)
 			orig := unsafe.String(&data[i*800], len(name))
-			slab[i] = entry{part: p, pos: i, orig: orig, ver: "1.0.0", key: keyOf(orig)}
+			slab[i] = entry{part: p, pos: i, orig: orig, ver: "1.0.0"}
 		}
 		p.entries = make([]*entry, per)
 		for i := range slab {
@@ -174,19 +174,40 @@ func BenchmarkDedupe(b *testing.B) {
 }
 
 // BenchmarkMergeRuns merges the sorted entries of 100 ConfigMaps of 1,000
-// servers with the loser tree.
+// servers with the loser tree, from their records as a merge's reading
+// leaves them.
 func BenchmarkMergeRuns(b *testing.B) {
 	parts := benchParts(100, 1000)
-	runs := make([][]*entry, len(parts))
+	runs := make([][]treeHead, len(parts))
 	for i, p := range parts {
 		heads := make([]treeHead, len(p.entries))
 		for j, e := range p.entries {
 			heads[j] = headOf(e)
 		}
 		p.dedupe(heads, false)
-		runs[i] = p.entries
+		runs[i] = p.heads
 	}
 	for b.Loop() {
-		mergeRuns(runs)
+		t := newLoserTree(runs)
+		for t.left > 0 {
+			t.next()
+		}
+	}
+}
+
+// BenchmarkRender renders the output ConfigMap of a merge of 100
+// ConfigMaps of 1,000 servers: the document copied out of the servers'
+// bytes, one allocation.
+func BenchmarkRender(b *testing.B) {
+	cms, size := benchConfigMaps(100, 1000)
+	src := Source{Owner: model.ObjectRef{Kind: model.KindMCPRegistry, Namespace: testNS, Name: "reg", UID: "u-1"},
+		Entry: "teams", Namespace: testNS, Selector: regSelector}
+	res := Merge(src, cms, Options{LastUpdated: now})
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := res.Render(src, Options{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

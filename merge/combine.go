@@ -498,9 +498,11 @@ type treeHead struct {
 	pass, done bool
 }
 
-// headOf is the record of e.
+// headOf is the record of e. The key is made from the name, which a merge
+// reads while the entry's bytes are in the cache; only an Incremental merge
+// that indexes its parts again reads names for keys a second time.
 func headOf(e *entry) treeHead {
-	return treeHead{key: e.key, e: e, n: len(e.orig), pass: e.pass}
+	return treeHead{key: keyOf(e.orig), e: e, n: len(e.orig), pass: e.pass}
 }
 
 // compareHeadNames is strings.Compare of the names of x and y. Names whose

@@ -31,7 +31,6 @@ func TestMergeRunsProperty(t *testing.T) {
 					ver: rapid.SampledFrom([]string{"", "1.0.0", "1.0.1", "2"}).Draw(t, fmt.Sprintf("ver%d_%d", i, j)),
 					pos: len(all),
 				}
-				e.key = keyOf(e.orig)
 				run = append(run, e)
 				all = append(all, e)
 			}
@@ -86,9 +85,8 @@ func TestCompareNamesProperty(t *testing.T) {
 		p := "io.github.modelcontextprotocol/0123456789abcdef0123456789abcdef-mcp-server"
 		p = p[:rapid.SampledFrom([]int{0, 7, 8, 9, 16, 31, 32, 33, 56, 63, 64, 65, len(p)}).Draw(t, "prefix")]
 		a, b = p+a, p+b
-		ka, kb := keyOf(a), keyOf(b)
 		want := strings.Compare(a, b)
-		ha, hb := headOf(&entry{orig: a, key: ka}), headOf(&entry{orig: b, key: kb})
+		ha, hb := headOf(&entry{orig: a}), headOf(&entry{orig: b})
 		if got := compareHeadNames(&ha, &hb); got != want {
 			t.Fatalf("compareHeadNames(%q, %q) = %d, want %d", a, b, got, want)
 		}
@@ -116,7 +114,7 @@ func TestDedupeProperty(t *testing.T) {
 				"io.github.modelcontextprotocol/kubernetes-operations-mcp-server-7", "io.github.modelcontextprotocol/kubernetes-operations-mcp-server-8",
 				"io.github.modelcontextprotocol/kubernetes-operations-mcp-1234\x00", "io.github.modelcontextprotocol/kubernetes-operations-mcp-1234"}).Draw(t, fmt.Sprintf("name%d", i))
 			ver := rapid.SampledFrom([]string{"1.0.0", "2.0.0"}).Draw(t, fmt.Sprintf("ver%d", i))
-			e := &entry{s: model.NewServer(name, "d", ver), part: p, pos: i, orig: name, ver: ver, key: keyOf(name), pass: i%2 == 0}
+			e := &entry{s: model.NewServer(name, "d", ver), part: p, pos: i, orig: name, ver: ver, pass: i%2 == 0}
 			read = append(read, e)
 			heads = append(heads, headOf(e))
 		}
@@ -139,7 +137,7 @@ func TestDedupeProperty(t *testing.T) {
 			t.Fatalf("%d heads for %d entries", len(p.heads), len(want))
 		}
 		for i, h := range p.heads {
-			if h.e != want[i] || h.key != want[i].key || h.pass != want[i].pass {
+			if h.e != want[i] || h.key != keyOf(want[i].orig) || h.n != len(want[i].orig) || h.pass != want[i].pass {
 				t.Fatalf("head %d is not the record of entry %d", i, i)
 			}
 		}

@@ -72,10 +72,6 @@ type entry struct {
 	pos  int    // its position among the entries model.Parse returned
 	orig string // the name it was read with
 	ver  string // its version
-	// key is keyOf(orig), set with orig: sorting and the loser tree
-	// compare two integers for most pairs instead of the names' bytes,
-	// which lie in the ConfigMaps' data and are seldom in the cache.
-	key nameKey
 	// field is its path in the ConfigMap; "" until needed.
 	field string
 	// urls are the entry's remote URLs, read with the rest of the entry
@@ -212,7 +208,6 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		e := &slab[len(heads)]
 		e.s, e.part, e.pos = s, p, pos
 		e.orig, e.ver = s.Name(), s.Version()
-		e.key = keyOf(e.orig)
 		// What the merge needs of the entry is read now, while its bytes
 		// are in the cache, not after the entries are sorted: a duplicate
 		// dedupe drops costs this for nothing, but duplicates are rare.
@@ -267,9 +262,9 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 		}
 		return cmp.Compare(i, j)
 	})
-	out := make([]treeHead, 0, len(heads))
-	for _, i := range order {
-		h := heads[i]
+	permute(heads, order)
+	out := heads[:0]
+	for _, h := range heads {
 		if len(out) > 0 && sameName(&out[len(out)-1], &h) {
 			first, e := out[len(out)-1].e, h.e
 			switch {
@@ -285,10 +280,35 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 		}
 		out = append(out, h)
 	}
+	clear(heads[len(out):])
 	p.heads = out
 	p.entries = make([]*entry, len(out))
 	for i := range out {
 		p.entries[i] = out[i].e
+	}
+}
+
+// permute puts heads in the order order gives, in place: heads[j] becomes
+// the record that was at heads[order[j]]. It follows each cycle of the
+// permutation once, marking the positions it has filled in order (which it
+// leaves all -1), so it moves each record once and allocates nothing.
+func permute(heads []treeHead, order []int32) {
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		first := heads[i]
+		j := i
+		for {
+			k := int(order[j])
+			order[j] = -1
+			if k == i {
+				heads[j] = first
+				break
+			}
+			heads[j] = heads[k]
+			j = k
+		}
 	}
 }
 
