@@ -267,7 +267,7 @@ func (m *merger) reindex(parts []*part) {
 		e, key := t.next()
 		h := holders{n: 1, one: e}
 		m.keep(e, key.pass)
-		for t.left > 0 && t.heads[t.winner].key == key.key && t.heads[t.winner].e.orig == e.orig {
+		for t.left > 0 && sameName(&t.heads[t.winner], &key) {
 			e, key := t.next()
 			h.add(e)
 			m.keep(e, key.pass)
@@ -488,19 +488,49 @@ type loserTree struct {
 // treeHead is an entry of a list with its key and the filter's verdict on
 // it: the tree reads the lists' heads from these, one after the other in
 // memory, instead of from the entries, which lie in the order they were
-// read; only heads of equal keys need their entries' names and versions.
-// done marks an empty list.
+// read; only heads of equal keys and names longer than the keys need their
+// entries' names, and only heads of equal names their versions. n is the
+// length of the name. done marks an empty list.
 type treeHead struct {
 	key        nameKey
 	e          *entry
+	n          int
 	pass, done bool
+}
+
+// headOf is the record of e. The key is made from the name, which a merge
+// reads while the entry's bytes are in the cache; only an Incremental merge
+// that indexes its parts again reads names for keys a second time.
+func headOf(e *entry) treeHead {
+	return treeHead{key: keyOf(e.orig), e: e, n: len(e.orig), pass: e.pass}
+}
+
+// compareHeadNames is strings.Compare of the names of x and y. Names whose
+// keys are equal are equal up to the shorter one's end when either lies
+// within its key, the rest of the longer being zero bytes: their lengths
+// order them then.
+func compareHeadNames(x, y *treeHead) int {
+	for i := range x.key {
+		if x.key[i] != y.key[i] {
+			return cmp.Compare(x.key[i], y.key[i])
+		}
+	}
+	if x.n <= nameKeyLen || y.n <= nameKeyLen {
+		return cmp.Compare(x.n, y.n)
+	}
+	return strings.Compare(x.e.orig[nameKeyLen:], y.e.orig[nameKeyLen:])
+}
+
+// sameName reports whether x and y have the same name.
+func sameName(x, y *treeHead) bool {
+	return x.key == y.key && x.n == y.n && (x.n <= nameKeyLen || x.e.orig == y.e.orig)
 }
 
 // headsOf returns the tree's records of a sorted list of entries.
 func headsOf(entries []*entry) []treeHead {
 	hs := make([]treeHead, len(entries))
 	for i, e := range entries {
-		hs[i] = treeHead{e: e, key: e.key, pass: e.pass}
+		hs[i] = headOf(e)
 	}
 	return hs
 }
@@ -576,10 +606,7 @@ func (t *loserTree) less(a, b int) bool {
 // compareHeads orders heads as compareEntries orders their entries,
 // reading the entries only when the keys are equal.
 func compareHeads(x, y *treeHead) int {
-	if x.key != y.key {
-		return compareNames(&x.key, &y.key, "", "")
-	}
-	if c := compareNames(&x.key, &y.key, x.e.orig, y.e.orig); c != 0 {
+	if c := compareHeadNames(x, y); c != 0 {
 		return c
 	}
 	return strings.Compare(x.e.ver, y.e.ver)

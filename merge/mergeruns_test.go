@@ -25,11 +25,12 @@ func TestMergeRunsProperty(t *testing.T) {
 				// Few distinct keys, so that equal heads are common.
 				e := &entry{
 					orig: rapid.SampledFrom([]string{"a", "a/b", "b", "ab", "io.x/y", "io.github.team/server-1", "io.github.team/server-10", "io.github.team/server-2",
-						"io.github.stacklok/fetch-mcp-12345", "io.github.stacklok/fetch-mcp-12346", "io.github.stacklok/fetch-mcp-123", "io.github.stacklok/fetch-mcp-1234\x00"}).Draw(t, fmt.Sprintf("name%d_%d", i, j)),
+						"io.github.stacklok/fetch-mcp-12345", "io.github.stacklok/fetch-mcp-12346", "io.github.stacklok/fetch-mcp-123", "io.github.stacklok/fetch-mcp-1234\x00",
+						"io.github.modelcontextprotocol/kubernetes-operations-mcp-12345", "io.github.modelcontextprotocol/kubernetes-operations-mcp-123456",
+						"io.github.modelcontextprotocol/kubernetes-operations-mcp-server-7", "io.github.modelcontextprotocol/kubernetes-operations-mcp-server-8"}).Draw(t, fmt.Sprintf("name%d_%d", i, j)),
 					ver: rapid.SampledFrom([]string{"", "1.0.0", "1.0.1", "2"}).Draw(t, fmt.Sprintf("ver%d_%d", i, j)),
 					pos: len(all),
 				}
-				e.key = keyOf(e.orig)
 				run = append(run, e)
 				all = append(all, e)
 			}
@@ -51,11 +52,12 @@ func TestMergeRunsProperty(t *testing.T) {
 	})
 }
 
-// TestCompareNamesProperty checks that comparing names by their keys first
-// orders them as strings.Compare does, for any bytes (NULs, which the
-// keys' padding uses, included), lengths around the keys' 32 bytes, and
-// long shared prefixes: names one piece longer than others, names shorter
-// than the prefix they share, equal names.
+// TestCompareNamesProperty checks that the records of entries, which
+// compare names by their keys first, order and match names as
+// strings.Compare and == do, for any bytes (NULs, which the keys'
+// padding uses, included), lengths around the keys' words and their 64
+// bytes, and long shared prefixes: names one piece longer than others,
+// names shorter than the prefix they share, equal names.
 func TestCompareNamesProperty(t *testing.T) {
 	piece := rapid.SampledFrom([]string{"", "\x00", "a", "b", "io.github.", "io.github.stacklok/", "x/y", "\xff", "0123456789abcdef", "0123456789abcdef0123456789abcdef"})
 	name := rapid.Custom(func(t *rapid.T) string {
@@ -67,21 +69,29 @@ func TestCompareNamesProperty(t *testing.T) {
 	})
 	rapid.Check(t, func(t *rapid.T) {
 		a, b := name.Draw(t, "a"), name.Draw(t, "b")
-		switch rapid.IntRange(0, 2).Draw(t, "shape") {
+		switch rapid.IntRange(0, 3).Draw(t, "shape") {
 		case 1:
 			b = a + b
 		case 2:
 			b = a
+		case 3:
+			// Zero bytes, as the keys' padding, then more: equal keys
+			// for names of lengths on both sides of the keys' bytes.
+			b = a + strings.Repeat("\x00", 70) + b
 		}
 		// A shared prefix of a length around the keys' word boundaries,
 		// up to past the keys' bytes: the names then differ (or end)
 		// at any byte of the key or past it.
-		p := "io.github.stacklok/0123456789abcdef"
-		p = p[:rapid.SampledFrom([]int{0, 7, 8, 9, 16, 19, 24, 31, 32, 33, len(p)}).Draw(t, "prefix")]
+		p := "io.github.modelcontextprotocol/0123456789abcdef0123456789abcdef-mcp-server"
+		p = p[:rapid.SampledFrom([]int{0, 7, 8, 9, 16, 31, 32, 33, 56, 63, 64, 65, len(p)}).Draw(t, "prefix")]
 		a, b = p+a, p+b
-		ka, kb := keyOf(a), keyOf(b)
-		if got, want := compareNames(&ka, &kb, a, b), strings.Compare(a, b); got != want {
-			t.Fatalf("compareNames(%q, %q) = %d, want %d", a, b, got, want)
+		want := strings.Compare(a, b)
+		ha, hb := headOf(&entry{orig: a}), headOf(&entry{orig: b})
+		if got := compareHeadNames(&ha, &hb); got != want {
+			t.Fatalf("compareHeadNames(%q, %q) = %d, want %d", a, b, got, want)
+		}
+		if got := sameName(&ha, &hb); got != (a == b) {
+			t.Fatalf("sameName(%q, %q) = %v", a, b, got)
 		}
 	})
 }
@@ -100,11 +110,13 @@ func TestDedupeProperty(t *testing.T) {
 		var heads []treeHead
 		for i := range n {
 			name := rapid.SampledFrom([]string{"a", "io.github.stacklok/fetch-mcp-12345", "io.github.stacklok/fetch-mcp-12346",
-				"io.github.stacklok/fetch-mcp-123", "io.github.stacklok/fetch-mcp-1234\x00", "io.github.stacklok/fetch-mcp-1234"}).Draw(t, fmt.Sprintf("name%d", i))
+				"io.github.stacklok/fetch-mcp-123", "io.github.stacklok/fetch-mcp-1234\x00", "io.github.stacklok/fetch-mcp-1234",
+				"io.github.modelcontextprotocol/kubernetes-operations-mcp-server-7", "io.github.modelcontextprotocol/kubernetes-operations-mcp-server-8",
+				"io.github.modelcontextprotocol/kubernetes-operations-mcp-1234\x00", "io.github.modelcontextprotocol/kubernetes-operations-mcp-1234"}).Draw(t, fmt.Sprintf("name%d", i))
 			ver := rapid.SampledFrom([]string{"1.0.0", "2.0.0"}).Draw(t, fmt.Sprintf("ver%d", i))
-			e := &entry{s: model.NewServer(name, "d", ver), part: p, pos: i, orig: name, ver: ver, key: keyOf(name), pass: i%2 == 0}
+			e := &entry{s: model.NewServer(name, "d", ver), part: p, pos: i, orig: name, ver: ver, pass: i%2 == 0}
 			read = append(read, e)
-			heads = append(heads, treeHead{key: e.key, e: e, pass: e.pass})
+			heads = append(heads, headOf(e))
 		}
 		p.dedupe(heads, versions)
 
@@ -125,7 +137,7 @@ func TestDedupeProperty(t *testing.T) {
 			t.Fatalf("%d heads for %d entries", len(p.heads), len(want))
 		}
 		for i, h := range p.heads {
-			if h.e != want[i] || h.key != want[i].key || h.pass != want[i].pass {
+			if h.e != want[i] || h.key != keyOf(want[i].orig) || h.n != len(want[i].orig) || h.pass != want[i].pass {
 				t.Fatalf("head %d is not the record of entry %d", i, i)
 			}
 		}

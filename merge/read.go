@@ -72,10 +72,6 @@ type entry struct {
 	pos  int    // its position among the entries model.Parse returned
 	orig string // the name it was read with
 	ver  string // its version
-	// key is keyOf(orig), set with orig: sorting and the loser tree
-	// compare two integers for most pairs instead of the names' bytes,
-	// which lie in the ConfigMaps' data and are seldom in the cache.
-	key nameKey
 	// field is its path in the ConfigMap; "" until needed.
 	field string
 	// urls are the entry's remote URLs, read with the rest of the entry
@@ -103,15 +99,17 @@ func compareEntries(a, b *entry) int {
 	return cmp.Or(strings.Compare(a.orig, b.orig), strings.Compare(a.ver, b.ver))
 }
 
-// nameKey is the first 32 bytes of a name as four big-endian numbers, zeros
-// past its end. Names whose keys differ compare as their keys do: at the
+// nameKey is the first 64 bytes of a name as eight big-endian numbers,
+// zeros past its end. Names whose keys differ compare as their keys do: at the
 // first byte where the keys differ either both names have that byte, or
 // the shorter name ends there and is a prefix of the longer. Only names
-// whose keys are equal need their bytes compared. Thirty-two bytes, not
+// whose keys are equal need their bytes compared. Sixty-four bytes, not
 // eight or sixteen, because real names share long prefixes: a namespace
-// such as "io.github.stacklok/" is 19 bytes, and a sort or merge of names
-// of one namespace would otherwise compare most pairs byte by byte.
-type nameKey [4]uint64
+// such as "io.github.modelcontextprotocol/" is 31 bytes, a server of it
+// often begins like another, and a sort or merge of names of one namespace
+// would otherwise compare most pairs byte by byte, in names that lie far
+// apart in the ConfigMaps' data.
+type nameKey [8]uint64
 
 // nameKeyLen is how many bytes of a name its key holds.
 const nameKeyLen = 8 * len(nameKey{})
@@ -125,22 +123,6 @@ func keyOf(name string) nameKey {
 		k[i] = sortkey.Prefix8(name[8*i:])
 	}
 	return k
-}
-
-// compareNames is strings.Compare(a, b) for the names of keys ka and kb.
-func compareNames(ka, kb *nameKey, a, b string) int {
-	for i := range ka {
-		if ka[i] != kb[i] {
-			return cmp.Compare(ka[i], kb[i])
-		}
-	}
-	if len(a) <= nameKeyLen || len(b) <= nameKeyLen {
-		// Equal keys and one name within them: the names are equal up to
-		// the shorter one's end, and the longer has only zero bytes past
-		// it, so the shorter comes first.
-		return cmp.Compare(len(a), len(b))
-	}
-	return strings.Compare(a[nameKeyLen:], b[nameKeyLen:])
 }
 
 // read parses one selected ConfigMap into a part. It reads only the
@@ -226,7 +208,6 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		e := &slab[len(heads)]
 		e.s, e.part, e.pos = s, p, pos
 		e.orig, e.ver = s.Name(), s.Version()
-		e.key = keyOf(e.orig)
 		// What the merge needs of the entry is read now, while its bytes
 		// are in the cache, not after the entries are sorted: a duplicate
 		// dedupe drops costs this for nothing, but duplicates are rare.
@@ -237,7 +218,7 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		e.urls = urls[first:len(urls):len(urls)]
 		e.sum = sumJSON(s, &buf)
 		e.pass = m.filter.Match(s)
-		heads = append(heads, treeHead{key: e.key, e: e, pass: e.pass})
+		heads = append(heads, headOf(e))
 	}
 	p.dedupe(heads, m.strategy == StrategyVersions)
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
@@ -262,8 +243,16 @@ func sumJSON(s *model.Server, buf *[]byte) [sha256.Size]byte {
 // the order read: sorting them, not pointers to the entries, compares keys
 // that lie side by side in memory, and reads an entry only for a tie.
 func (p *part) dedupe(heads []treeHead, versions bool) {
-	slices.SortFunc(heads, func(a, b treeHead) int {
-		if c := compareNames(&a.key, &b.key, a.e.orig, b.e.orig); c != 0 {
+	// Sort positions, not the records: a comparison reads two records in
+	// place, a swap moves two small numbers. The position of a record is
+	// also its order read, the last tie-break.
+	order := make([]int32, len(heads))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(i, j int32) int {
+		a, b := &heads[i], &heads[j]
+		if c := compareHeadNames(a, b); c != 0 {
 			return c
 		}
 		if versions {
@@ -271,11 +260,12 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 				return c
 			}
 		}
-		return cmp.Compare(a.e.pos, b.e.pos)
+		return cmp.Compare(i, j)
 	})
+	permute(heads, order)
 	out := heads[:0]
 	for _, h := range heads {
-		if len(out) > 0 && out[len(out)-1].key == h.key {
+		if len(out) > 0 && sameName(&out[len(out)-1], &h) {
 			first, e := out[len(out)-1].e, h.e
 			switch {
 			case !versions && first.orig == e.orig:
@@ -295,6 +285,30 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 	p.entries = make([]*entry, len(out))
 	for i := range out {
 		p.entries[i] = out[i].e
+	}
+}
+
+// permute puts heads in the order order gives, in place: heads[j] becomes
+// the record that was at heads[order[j]]. It follows each cycle of the
+// permutation once, marking the positions it has filled in order (which it
+// leaves all -1), so it moves each record once and allocates nothing.
+func permute(heads []treeHead, order []int32) {
+	for i := range order {
+		if order[i] < 0 {
+			continue
+		}
+		first := heads[i]
+		j := i
+		for {
+			k := int(order[j])
+			order[j] = -1
+			if k == i {
+				heads[j] = first
+				break
+			}
+			heads[j] = heads[k]
+			j = k
+		}
 	}
 }
 

@@ -159,4 +159,36 @@ func BenchmarkValidRegistry(b *testing.B) {
 			}
 		}
 	})
+	b.Run("SplitObject", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		members := make([]Member, 0, 16*1024)
+		var idx Index
+		idx.Spans = make([]Span, 0, 64*1024)
+		for b.Loop() {
+			members, idx.Spans = members[:0], idx.Spans[:0]
+			r := NewReader(data)
+			r.BeginObject()
+			for r.NextMember() {
+				if r.KeyString() != "data" {
+					r.Skip()
+					continue
+				}
+				r.BeginObject()
+				for r.NextMember() {
+					if r.KeyString() != "servers" {
+						r.Skip()
+						continue
+					}
+					r.BeginArray()
+					for r.NextElement() {
+						idx.Base = r.Pos()
+						members, _, _ = r.SplitObject(members, &idx)
+					}
+				}
+			}
+			if r.End() != nil {
+				b.Fatal("invalid")
+			}
+		}
+	})
 }

@@ -1,7 +1,6 @@
 package jsonx
 
 import (
-	"encoding/binary"
 	"math/bits"
 )
 
@@ -115,7 +114,7 @@ func stringEnd(raw []byte, i int) int {
 				}
 				break
 			}
-			w := binary.LittleEndian.Uint64(raw[j:])
+			w := word(raw, j)
 			q, b := w^quoteLanes, w^slashLanes
 			if m := ((q-lo7)&^q | (b-lo7)&^b) & hi7; m != 0 {
 				j += bits.TrailingZeros64(m) >> 3

@@ -10,7 +10,6 @@ package jsonx
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/bits"
@@ -466,7 +465,7 @@ func skipValue(data []byte, i int) (int, error) {
 					}
 					break
 				}
-				if m := structural(binary.LittleEndian.Uint64(data[j:])); m != 0 {
+				if m := structural(word(data, j)); m != 0 {
 					j += bits.TrailingZeros64(m) >> 3
 					break
 				}

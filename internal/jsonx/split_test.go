@@ -108,7 +108,7 @@ var registryKeys = []string{"name", "url", "type", "version", "_meta", "io.githu
 // compact or with whitespace, then perhaps damaged in one place.
 func objectText(t *rapid.T) []byte {
 	n := rapid.IntRange(0, 6).Draw(t, "members")
-	spaces := rapid.SampledFrom([]string{"", "", " ", "\n\t", "\r"}).Draw(t, "spaces")
+	spaces := rapid.SampledFrom([]string{"", "", " ", "\n\t", "\r", "\n" + strings.Repeat(" ", 14), strings.Repeat(" ", 7) + "\t" + strings.Repeat(" ", 9) + "\r\n  "}).Draw(t, "spaces")
 	// Whitespace at each place, or none.
 	space := func() string { return rapid.SampledFrom([]string{"", spaces}).Draw(t, "space") }
 	b := []byte("{" + space())
@@ -224,4 +224,84 @@ func TestKeyInfoEscapedKey(t *testing.T) {
 	if err := r.End(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// spaceEndSimple is spaceEnd a byte at a time.
+func spaceEndSimple(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// TestSpaceEnd: spaceEnd, eight bytes at a time over spaces, finds the end
+// of every run of whitespace the byte-by-byte loop finds, near the end of
+// the text and far from it.
+func TestSpaceEnd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		data := rapid.SliceOfN(rapid.SampledFrom([]byte{' ', ' ', ' ', ' ', '\n', '\t', '\r', 'x', '"', 0, 0x1f, 0x21, 0xa0}), 0, 40).Draw(t, "data")
+		i := rapid.IntRange(0, len(data)).Draw(t, "from")
+		if got, want := spaceEnd(data, i), spaceEndSimple(data, i); got != want {
+			t.Fatalf("spaceEnd(%q, %d) = %d, want %d", data, i, got, want)
+		}
+	})
+}
+
+// lastSpaceSimple is the index of the last whitespace byte outside the
+// strings of a valid text, -1 if none: what LastSpace reports after the
+// text is read whole.
+func lastSpaceSimple(data []byte) int {
+	last, inString := -1, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\n' || c == '\t' || c == '\r'):
+			last = i
+		}
+	}
+	return last
+}
+
+// TestLastSpace: every way of reading a text (Skip, SkipIndexed,
+// SplitObject, the loop of NextMember) leaves LastSpace at the last
+// whitespace byte outside strings, as a byte-by-byte walk finds it.
+func TestLastSpace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var text []byte
+		if rapid.Bool().Draw(t, "object") {
+			text = objectText(t)
+		} else {
+			text = jsonText(t)
+		}
+		if !json.Valid(text) {
+			return
+		}
+		want := lastSpaceSimple(text)
+		for name, read := range map[string]func(r *Reader){
+			"Skip":        func(r *Reader) { r.Skip() },
+			"SkipIndexed": func(r *Reader) { r.SkipIndexed(&Index{}) },
+			"SplitObject": func(r *Reader) {
+				if _, _, ok := r.SplitObject(nil, &Index{}); !ok {
+					r.Skip()
+				}
+			},
+			"NextMember": func(r *Reader) {
+				if _, _, ok := splitSimple(r, nil); !ok {
+					r.Skip()
+				}
+			},
+		} {
+			r := NewReader(text)
+			read(&r)
+			if err := r.End(); err != nil {
+				t.Fatalf("%s on %q: %v", name, text, err)
+			}
+			if got := r.LastSpace(); got != want {
+				t.Fatalf("%s on %q: LastSpace %d, want %d", name, text, got, want)
+			}
+		}
+	})
 }

@@ -31,7 +31,7 @@ func Unquote(lit []byte) (string, error) {
 	i, j := 0, 0
 	for i < len(in) {
 		if i+8 <= len(in) {
-			w := binary.LittleEndian.Uint64(in[i:])
+			w := word(in, i)
 			binary.LittleEndian.PutUint64(out[j:], w)
 			m := stringSpecials(w) | w&hi7
 			if m == 0 {
