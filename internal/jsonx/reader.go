@@ -372,6 +372,11 @@ type KeyFacts struct {
 	// Text is set when a key literal may not be Unicode text (KeyText of
 	// each).
 	Text bool
+	// Plain has bit k set when the value of member k (of the first 64) is
+	// a string literal of bytes from 0x20 to 0x7f without escapes: its
+	// contents, between the quotes, are the string it decodes to. It may be
+	// unset for such a literal (one among the last bytes of the text).
+	Plain uint64
 }
 
 // SplitObject reads the next value when it is an object: it appends the
@@ -437,6 +442,9 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 			if i < n && data[i] == '"' {
 				if end := plainEnd(data, i); end > 0 {
 					i = end
+					if k := len(ms); k < 64 {
+						facts.Plain |= 1 << k
+					}
 				} else {
 					if i, _, text = scanString(data, i); i < 0 {
 						goto fail
