@@ -100,7 +100,8 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 	// one is not (or the walk cannot tell) is the separate check made, and
 	// the entry, changed or not, validated again. Validating changes
 	// nothing, so the first walk is simply forgotten.
-	v := validator{server: s, obj: obj, prefix: fieldPrefix}
+	var v validator // set field by field: a composite literal is built aside and copied
+	v.server, v.obj, v.prefix = s, obj, fieldPrefix
 	v.entry()
 	if v.retried > 0 || v.facts.urlsNotPlain {
 		if !remoteURLsPlain(s) {
