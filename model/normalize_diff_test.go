@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -231,4 +232,305 @@ func TestContentsAgreesWithPlainString(t *testing.T) {
 			t.Fatalf("%s (textOK %v): contents %q, %v; plainString %q, %v", raw, s.textOK, got, gotOK, want, wantOK)
 		}
 	})
+}
+
+// leanEntryGen draws entries written compactly (as Parse's lean reading
+// wants them): the schema-wide drawings of entryGen with their whitespace
+// removed, and the entries normalizeEntryGen draws.
+func leanEntryGen() *rapid.Generator[string] {
+	return rapid.Custom(func(t *rapid.T) string {
+		if rapid.Bool().Draw(t, "schema-wide") {
+			return string(jsonx.AppendCompact(nil, []byte(entryGen().Draw(t, "entry"))))
+		}
+		return normalizeEntryGen().Draw(t, "entry")
+	})
+}
+
+// TestLeanAgreesWithChecks holds the lean reading of validate_lean.go to
+// the checks it spares: where it finds a member valid, the checks of that
+// member report nothing and find the same facts; and the validator with it
+// agrees with the oracle and with careful mode (which never reads lean).
+func TestLeanAgreesWithChecks(t *testing.T) {
+	var yes, no int
+	rapid.Check(t, func(t *rapid.T) {
+		entry := leanEntryGen().Draw(t, "entry")
+		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Skip("not an entry")
+		}
+		s := reg.Servers[0]
+		checkOracle(t, s, "Parse")
+		for _, m := range s.members {
+			switch m.Key {
+			case "repository", KeyRemotes, KeyPackages, KeyMeta:
+			default:
+				continue
+			}
+			lv := validator{server: s, prefix: "p"}
+			if !lv.index.useEntryIndex(s, m.Value) || !lv.leanMember(m.Key, m.Value) {
+				no++
+				continue
+			}
+			yes++
+			cv := validator{server: s, prefix: "p", careful: true}
+			cv.index.useEntryIndex(s, m.Value)
+			cv.container(m.Key, m.Value)
+			if len(cv.ds) > 0 {
+				t.Fatalf("%s: the lean reading finds %s valid; the checks say %v", entry, m.Key, cv.ds)
+			}
+			if cv.facts.remotes != lv.facts.remotes || cv.facts.packages != lv.facts.packages ||
+				!same(cv.facts.block, lv.facts.block) && (cv.facts.block != nil || lv.facts.block != nil) || cv.facts.urlsNotPlain {
+				t.Fatalf("%s: %s: facts %+v, the checks' %+v", entry, m.Key, lv.facts, cv.facts)
+			}
+		}
+	})
+	t.Logf("members read lean: %d, left to the checks: %d", yes, no)
+	if yes == 0 || no == 0 {
+		t.Errorf("members read lean: %d, left to the checks: %d; want both", yes, no)
+	}
+}
+
+// TestLeanReadsFixture: every member of the fixture entries (as a merge of
+// the bench module's data reads them) is read lean, so the fast path is
+// the one measured.
+func TestLeanReadsFixture(t *testing.T) {
+	data, err := os.ReadFile("testdata/validate/entries.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, _ := Parse(data, ParseOptions{Format: FormatUpstream})
+	for _, s := range reg.Servers {
+		for _, m := range s.members {
+			switch m.Key {
+			case "repository", KeyRemotes, KeyPackages, KeyMeta:
+				v := validator{server: s}
+				if !v.index.useEntryIndex(s, m.Value) || !v.leanMember(m.Key, m.Value) {
+					t.Errorf("%s: %s not read lean: %s", s.Name(), m.Key, m.Value)
+				}
+			}
+		}
+	}
+}
+
+// leanMemberGen draws the members the lean reading reads, mostly valid in
+// the common form, each field now and then missing, repeated, of another
+// type or breaking a rule: single defects in otherwise valid members are
+// what a fast path that says yes too easily gets wrong.
+type leanDraw struct{ t *rapid.T }
+
+// v draws a value: one of good mostly, else one of bad.
+func (d leanDraw) v(name string, good []string, bad ...string) string {
+	if len(bad) > 0 && rapid.IntRange(0, 14).Draw(d.t, name+" bad?") == 0 {
+		return rapid.SampledFrom(bad).Draw(d.t, name+" bad")
+	}
+	return rapid.SampledFrom(good).Draw(d.t, name)
+}
+
+// obj writes an object of the given members, each present mostly, one
+// repeated now and then, with an unknown member sometimes.
+func (d leanDraw) obj(members ...[2]string) string {
+	var ms []string
+	for _, m := range members {
+		// A name starting with "?" is a member the lean reading leaves
+		// to the checks: rarely drawn, so that the others are read lean.
+		name, rare := strings.CutPrefix(m[0], "?")
+		if rare && rapid.IntRange(0, 7).Draw(d.t, name+" rare?") == 0 || !rare && rapid.IntRange(0, 11).Draw(d.t, name+" omit?") > 0 {
+			ms = append(ms, `"`+name+`":`+m[1])
+		}
+	}
+	if len(ms) > 0 && rapid.IntRange(0, 14).Draw(d.t, "repeat?") == 0 {
+		ms = append(ms, ms[rapid.IntRange(0, len(ms)-1).Draw(d.t, "repeat")])
+	}
+	if rapid.IntRange(0, 9).Draw(d.t, "unknown?") == 0 {
+		ms = append(ms, `"x-other":`+d.v("other", []string{`1`, `"s"`, `{"a":[1,{}]}`, `[]`, `null`, `"\u00e9\n"`}))
+	}
+	return "{" + strings.Join(ms, ",") + "}"
+}
+
+func (d leanDraw) arr(name string, el func() string) string {
+	n := rapid.IntRange(0, 3).Draw(d.t, name+" len")
+	els := make([]string, n)
+	for i := range els {
+		els[i] = el()
+	}
+	return "[" + strings.Join(els, ",") + "]"
+}
+
+func (d leanDraw) str() string {
+	return d.v("str", []string{`"x"`, `"Bearer token"`, `""`, `"\u00e9 \"q\""`}, `5`, `true`, `null`, `{}`)
+}
+
+func (d leanDraw) boolean() string {
+	return d.v("bool", []string{`true`, `false`}, `"yes"`, `1`, `null`)
+}
+
+func (d leanDraw) keyValue() string {
+	return d.obj([2]string{"name", d.v("name", []string{`"API_KEY"`, `"Authorization"`}, `5`, `null`)},
+		[2]string{"description", d.str()}, [2]string{"default", d.str()}, [2]string{"value", d.str()}, [2]string{"placeholder", d.str()},
+		[2]string{"isRequired", d.boolean()}, [2]string{"isSecret", d.boolean()},
+		[2]string{"format", d.v("format", []string{`"string"`, `"filepath"`}, `"json"`, `5`, `"str\u0069ng"`)},
+		[2]string{"?choices", d.v("choices", []string{`["a","b"]`}, `[5]`, `5`)},
+		[2]string{"?variables", d.v("variables", []string{`{}`}, `{"a":{"format":"json"}}`, `5`)})
+}
+
+func (d leanDraw) transport(remote bool) string {
+	types := []string{`"streamable-http"`, `"sse"`}
+	if !remote {
+		types = append(types, `"stdio"`, `"stdio"`, `"stdio"`)
+	}
+	return d.obj([2]string{"type", d.v("type", types, `"stdio"`, `"grpc"`, `5`, `"s\u0073e"`, `""`)},
+		[2]string{"url", d.v("url", []string{`"https://api.example.com/mcp"`, `"https://x.example.com:8443/sse"`},
+			`"https://u:p@h.example.com/"`, `""`, `"ftp://x.example.com/"`, `5`, `"https://x y"`, `"https://10.0.0.1/"`, `"HTTPS://A.example.com/"`, `"https:\/\/x.example.com/"`)},
+		[2]string{"headers", d.v("headers", []string{d.arr("headers", d.keyValue)}, `5`, `[5]`, `{}`)},
+		[2]string{"?variables", d.v("vars", []string{`{}`}, `{"a":{"isSecret":1}}`, `5`)})
+}
+
+func (d leanDraw) pkg() string {
+	return d.obj([2]string{"registryType", d.v("registryType", []string{`"oci"`, `"npm"`}, `5`)},
+		[2]string{"identifier", d.v("identifier", []string{`"ghcr.io/a/b:1"`, `"@a/b"`}, `5`, `null`)},
+		[2]string{"version", d.v("version", []string{`"1.2.3"`}, `""`, `"latest"`, `"l\u0061test"`, `5`)},
+		[2]string{"fileSha256", d.v("sha", []string{`"` + strings.Repeat("ab", 32) + `"`}, `"ABC"`, `5`)},
+		[2]string{"registryBaseUrl", d.v("base", []string{`"https://registry.npmjs.org"`}, `"not a uri"`, `"a\\b:c"`, `5`)},
+		[2]string{"runtimeHint", d.v("hint", []string{`"npx"`}, `5`)},
+		[2]string{"transport", d.v("transport", []string{d.transport(false)}, `5`, `null`)},
+		[2]string{"environmentVariables", d.v("envs", []string{d.arr("envs", d.keyValue)}, `5`, `[5]`)},
+		[2]string{"?packageArguments", d.v("args", []string{`[]`}, `[{"type":"positional"}]`)})
+}
+
+func (d leanDraw) strList(name string, good []string, bad ...string) string {
+	return d.v(name, []string{d.arr(name, func() string { return d.v(name+" el", good, bad...) })}, `5`, `{}`)
+}
+
+func (d leanDraw) ext() string {
+	return d.obj([2]string{"status", d.v("status", []string{`"active"`, `"Deprecated"`}, `"gone"`, `5`, `"\u0061ctive"`)},
+		[2]string{"tier", d.v("tier", []string{`"Official"`, `"Community"`}, `"official"`, `5`)},
+		[2]string{"overview", d.str()},
+		[2]string{"tools", d.strList("tools", []string{`"get_issue"`, `"list-repos"`, `"x"`}, `"bad tool"`, `""`, `5`, `"get\u005fissue"`)},
+		[2]string{"tags", d.strList("tags", []string{`"git"`, `"ci-cd"`, `"a1"`}, `"Git"`, `"a"`, `"x-"`, `5`)},
+		[2]string{"metadata", d.v("metadata", []string{d.obj(
+			[2]string{"stars", d.v("stars", []string{`0`, `26`, `954`}, `-1`, `"3"`, `1.5`, `-0`, `1e400`)},
+			[2]string{"last_updated", d.v("updated", []string{`"2025-08-29T01:31:29Z"`}, `"2025-02-30T00:00:00Z"`, `"yesterday"`, `5`)},
+			[2]string{"?kubernetes", d.v("k8s", []string{`{}`}, `{"uid":"x"}`)})}, `5`, `[]`)},
+		[2]string{"stateless", d.boolean()},
+		[2]string{"custom_metadata", d.v("custom", []string{`{}`, `{"a":[1]}`}, `5`, `[]`)},
+		[2]string{"proxy_port", d.v("port", []string{`8080`, `1`, `65535`}, `0`, `65536`, `1.5`, `"80"`, `8080.0`)},
+		[2]string{"?docker_tags", d.v("docker", []string{`["1"]`}, `["1","1"]`)})
+}
+
+func (d leanDraw) meta() string {
+	ext := func() string {
+		return d.v("image", []string{`"ghcr.io/a/b:1"`, `"https://x.example.com/mcp"`}) + ":" + d.ext()
+	}
+	images := func() string {
+		n := rapid.IntRange(0, 2).Draw(d.t, "images")
+		var es []string
+		for range n {
+			es = append(es, ext())
+		}
+		return "{" + strings.Join(es, ",") + "}"
+	}
+	pubs := d.obj([2]string{ToolHivePublisher, d.v("toolhive", []string{images()}, `5`, `[]`)},
+		[2]string{"com.example.ci", d.v("ci", []string{`{"build":{"commit":"abc"}}`, `{}`}, `5`, `{"a":1,"a":2}`)})
+	return d.obj([2]string{PublisherProvidedKey, d.v("pp", []string{pubs}, `5`, `[]`)},
+		[2]string{"io.example/other", d.v("other meta", []string{`{"x":1}`}, `5`)})
+}
+
+// TestLeanAgreesOnMembers is TestLeanAgreesWithChecks for members drawn by
+// leanDraw, in an entry that is otherwise valid.
+func TestLeanAgreesOnMembers(t *testing.T) {
+	var yes, no int
+	rapid.Check(t, func(t *rapid.T) {
+		d := leanDraw{t}
+		var value string
+		key := rapid.SampledFrom([]string{"repository", KeyRemotes, KeyPackages, KeyMeta}).Draw(t, "member")
+		switch key {
+		case "repository":
+			value = d.obj([2]string{"url", d.v("url", []string{`"https://github.com/a/b"`}, `"not a uri"`, `5`, `"https:\/\/github.com"`)},
+				[2]string{"source", d.v("source", []string{`"github"`}, `5`)},
+				[2]string{"id", d.str()}, [2]string{"subfolder", d.str()})
+		case KeyRemotes:
+			value = d.arr("remotes", func() string { return d.transport(true) })
+		case KeyPackages:
+			value = d.arr("packages", d.pkg)
+		case KeyMeta:
+			value = d.meta()
+		}
+		entry := `{"name":"io.example/x","description":"d","version":"1.0.0","` + key + `":` + value + `}`
+		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Fatalf("%s: not read", entry)
+		}
+		s := reg.Servers[0]
+		raw, _ := s.Get(key)
+		lv := validator{server: s, prefix: "p"}
+		if !lv.index.useEntryIndex(s, raw) || !lv.leanMember(key, raw) {
+			no++
+		} else {
+			yes++
+			cv := validator{server: s, prefix: "p", careful: true}
+			cv.index.useEntryIndex(s, raw)
+			cv.container(key, raw)
+			if len(cv.ds) > 0 {
+				t.Fatalf("%s: the lean reading finds %s valid; the checks say %v", entry, key, cv.ds)
+			}
+			if cv.facts.remotes != lv.facts.remotes || cv.facts.packages != lv.facts.packages || cv.facts.urlsNotPlain ||
+				!same(cv.facts.block, lv.facts.block) && (cv.facts.block != nil || lv.facts.block != nil) {
+				t.Fatalf("%s: %s: facts %+v, the checks' %+v", entry, key, lv.facts, cv.facts)
+			}
+		}
+		checkOracle(t, s, "Parse")
+		checkNormalizeAgrees(t, s, entry, NormalizeOptions{})
+	})
+	t.Logf("members read lean: %d, left to the checks: %d", yes, no)
+	if yes == 0 || no == 0 {
+		t.Errorf("members read lean: %d, left to the checks: %d; want both", yes, no)
+	}
+}
+
+// TestLeanDeclines lists members, each one defect away from valid, that the
+// lean reading must leave to the checks (which find the defect), and valid
+// ones it must read.
+func TestLeanDeclines(t *testing.T) {
+	kv := `{"name":"K","description":"d","isRequired":true}`
+	ext := func(members string) string {
+		return `{"` + PublisherProvidedKey + `":{"` + ToolHivePublisher + `":{"img":{"status":"active"` + members + `}}}}`
+	}
+	for _, c := range []struct {
+		key, value string
+		lean       bool
+	}{
+		{"repository", `{"url":"https://github.com/a/b","source":"github"}`, true},
+		{"repository", `{"url":"not a uri","source":"github"}`, false},
+		{"repository", `{"url":"https://github.com/a/b"}`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","headers":[` + kv + `]}]`, true},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","headers":[{"name":"K","variables":5}]}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","variables":{"a":{"format":"json"}}}]`, false},
+		{KeyRemotes, `[{"type":"stdio"}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://u:p@a.example.com/"}]`, false},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[` + kv + `]}]`, true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","choices":[5]}]}]`, false},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"version":"latest"}]`, false},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"runtimeArguments":[{"type":"flag"}]}]`, false},
+		{KeyMeta, ext(`,"tier":"Official","tools":["a"],"tags":["ab"],"metadata":{"stars":1,"last_updated":"2025-01-02T03:04:05Z"}`), true},
+		{KeyMeta, ext(`,"tier":"official"`), false},
+		{KeyMeta, ext(`,"tags":["ab","ab"]`), false},
+		{KeyMeta, ext(`,"metadata":{"stars":-1}`), false},
+		{KeyMeta, ext(`,"proxy_port":0`), false},
+		{KeyMeta, ext(`,"docker_tags":["1","1"]`), false},
+		{KeyMeta, ext(`,"metadata":{"kubernetes":{"uid":"x"}}`), false},
+	} {
+		entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + c.key + `":` + c.value + `}`
+		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
+		s := reg.Servers[0]
+		raw, _ := s.Get(c.key)
+		v := validator{server: s}
+		if got := v.index.useEntryIndex(s, raw) && v.leanMember(c.key, raw); got != c.lean {
+			t.Errorf("%s: read lean %v, want %v", entry, got, c.lean)
+		}
+		// A URL with user information is valid, but is dropped before the
+		// entry is validated: it is not read lean either.
+		if ds := ValidateServer(s, ObjectRef{}, ""); (len(ds) == 0) != (c.lean || strings.Contains(c.value, "u:p@")) {
+			t.Errorf("%s: the checks say %v", entry, ds)
+		}
+	}
 }

@@ -190,7 +190,11 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 			// AppendJSON would write back exactly the bytes read.
 			e.text = raw
 		}
-		e.readCached()
+		if dup {
+			e.readCached()
+		} else {
+			e.readName(facts.Plain)
+		}
 	}
 	sc.trim(inChunk, inSpans)
 }

@@ -102,7 +102,7 @@ func NewServer(name, description, version string) *Server {
 // ParseServer reads one server entry. It fails only when data is not a JSON
 // object; whether the entry is valid is Validate's business.
 func ParseServer(data []byte) (*Server, error) {
-	if !json.Valid(data) {
+	if !jsonx.Valid(data) {
 		return nil, fmt.Errorf("invalid JSON")
 	}
 	return parseValidServer(data)
@@ -138,6 +138,24 @@ func stringIn(raw []byte) (string, bool) {
 		}
 	}
 	return jsonx.String(raw)
+}
+
+// readName is readCached for members without a repeated key, of which
+// those in plain (a bit per position, of the first 64) have values that are
+// string literals of printable ASCII without escapes, as the scan found:
+// the name's contents are then the name, and are not looked at again.
+func (s *Server) readName(plain uint64) {
+	for i, m := range s.members {
+		if m.Key == KeyName {
+			if i < 64 && plain&(1<<i) != 0 {
+				v := m.Value[1 : len(m.Value)-1]
+				s.name = unsafe.String(unsafe.SliceData(v), len(v))
+			} else {
+				s.name, _ = stringIn(m.Value)
+			}
+			return
+		}
+	}
 }
 
 // readCached decodes the members the Server caches.

@@ -150,16 +150,19 @@ func (v *validator) entry() {
 	var title []byte
 	var hasName, nameIsStr, hasDescription, descriptionIsStr, hasTitle, hasVersion, versionIsStr bool
 	var name, description, version []byte
+	// A compact entry read by Parse is read the lean way first (see
+	// validate_lean.go), member by member.
+	tryLean := s.compact && !v.careful
 	for k := range s.members {
 		m := &s.members[k]
 		v.inName(m.Key)
 		// One pass over a container member indexes its nested containers
 		// and finds any number ToolHive cannot decode.
 		v.index.reset()
-		huge := false
+		huge, indexed := false, false
 		switch jsonx.Kind(m.Value) {
 		case '{', '[':
-			if !v.index.useEntryIndex(s, m.Value) {
+			if indexed = v.index.useEntryIndex(s, m.Value); !indexed {
 				huge = v.index.build(m.Value)
 			}
 		case '0':
@@ -182,6 +185,9 @@ func (v *validator) entry() {
 			}
 			v.str(m.Value, ruleURI)
 		case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
+			if tryLean && indexed && m.Key != "icons" && v.leanMember(m.Key, m.Value) {
+				break
+			}
 			mark, depth := len(v.ds), v.depth
 			v.container(m.Key, m.Value)
 			if v.bail {

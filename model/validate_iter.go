@@ -102,6 +102,19 @@ func (v *validator) next(it *members) bool {
 				return v.stop(it) // membersOf decodes such a key; so does careful mode
 			}
 			kend, h = j+n+1, w&(1<<(8*n)-1)^uint64(n)<<56
+		} else if j+16 <= len(raw) {
+			// Keys of 8 to 15 bytes are common too: one more word.
+			w2 := binary.LittleEndian.Uint64(raw[j+8:])
+			q, b := w2^lanesQuote, w2^lanesSlash
+			if m := ((q-lanesLo)&^q | (b-lanesLo)&^b | w2) & lanesHi; m != 0 {
+				n := bits.TrailingZeros64(m) >> 3
+				if raw[j+8+n] != '"' {
+					return v.stop(it)
+				}
+				kend, h = j+8+n+1, w^uint64(8+n)<<56
+			} else {
+				kend, h = keyEnd(raw, i)
+			}
 		} else {
 			kend, h = keyEnd(raw, i)
 		}

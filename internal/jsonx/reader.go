@@ -80,18 +80,10 @@ func (r *Reader) Bytes(start int) []byte {
 func (r *Reader) LastSpace() int { return r.lastSpace }
 
 func (r *Reader) skipSpace() {
-	i := r.pos
-	for i < len(r.data) {
-		switch r.data[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-			continue
+	if i := r.pos; i < len(r.data) && r.data[i] <= ' ' {
+		if j := spaceEnd(r.data, i); j > i {
+			r.lastSpace, r.pos = j-1, j
 		}
-		break
-	}
-	if i != r.pos {
-		r.lastSpace = i - 1
-		r.pos = i
 	}
 }
 
@@ -380,6 +372,11 @@ type KeyFacts struct {
 	// Text is set when a key literal may not be Unicode text (KeyText of
 	// each).
 	Text bool
+	// Plain has bit k set when the value of member k (of the first 64) is
+	// a string literal of bytes from 0x20 to 0x7f without escapes: its
+	// contents, between the quotes, are the string it decodes to. It may be
+	// unset for such a literal (one among the last bytes of the text).
+	Plain uint64
 }
 
 // SplitObject reads the next value when it is an object: it appends the
@@ -400,9 +397,10 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 	n := len(data)
 	i, last, depth := r.pos, r.lastSpace, r.depth
 	var keys KeySet
-	for i < n && isSpace(data[i]) {
-		last = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			last, i = j-1, j
+		}
 	}
 	if i < n && data[i] == '}' {
 		i++
@@ -444,6 +442,9 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 			if i < n && data[i] == '"' {
 				if end := plainEnd(data, i); end > 0 {
 					i = end
+					if k := len(ms); k < 64 {
+						facts.Plain |= 1 << k
+					}
 				} else {
 					if i, _, text = scanString(data, i); i < 0 {
 						goto fail
@@ -474,9 +475,10 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 				ms = append(ms, Member{Key: key, Value: data[start:i]})
 			}
 		}
-		for i < n && isSpace(data[i]) {
-			last = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				last, i = j-1, j
+			}
 		}
 		if i >= n {
 			goto fail
@@ -489,9 +491,10 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 			goto fail
 		}
 		i++
-		for i < n && isSpace(data[i]) {
-			last = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				last, i = j-1, j
+			}
 		}
 	}
 done:
@@ -753,9 +756,10 @@ value:
 		}
 		open++
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		if i < n && data[i] == c+2 { // '}' is '{'+2 and ']' is '['+2
 			i++
@@ -788,9 +792,10 @@ after:
 	if open == 0 {
 		return i, lastSpace
 	}
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n {
 		return -1, -1
@@ -810,9 +815,10 @@ after:
 	switch data[i] {
 	case ',':
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		goto value
 	case ']':
@@ -822,9 +828,10 @@ after:
 	}
 	return -1, -1
 key:
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n || data[i] != '"' {
 		return -1, -1
@@ -884,9 +891,10 @@ value:
 		idx.Spans = append(idx.Spans, Span{Start: int32(i - idx.Base)})
 		open++
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		if i < n && data[i] == c+2 { // '}' is '{'+2 and ']' is '['+2
 			i++
@@ -931,9 +939,10 @@ after:
 	if open == 0 {
 		return i, lastSpace
 	}
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n {
 		return -1, -1
@@ -956,9 +965,10 @@ after:
 	switch data[i] {
 	case ',':
 		i++
-		for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-			lastSpace = i
-			i++
+		if i < n && data[i] <= ' ' {
+			if j := spaceEnd(data, i); j > i {
+				lastSpace, i = j-1, j
+			}
 		}
 		goto value
 	case ']':
@@ -971,9 +981,10 @@ after:
 	}
 	return -1, -1
 key:
-	for i < n && data[i] <= ' ' && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
-		lastSpace = i
-		i++
+	if i < n && data[i] <= ' ' {
+		if j := spaceEnd(data, i); j > i {
+			lastSpace, i = j-1, j
+		}
 	}
 	if i >= n || data[i] != '"' {
 		return -1, -1
@@ -1000,4 +1011,29 @@ key:
 		i++
 	}
 	goto value
+}
+
+// spaceEnd returns the index of the first byte from i on that is not
+// insignificant whitespace (len(data) if none): eight bytes at a time over
+// the spaces that indent a line.
+func spaceEnd(data []byte, i int) int {
+	for {
+		for i+8 <= len(data) {
+			x := word(data, i) ^ (' ' * lo7)
+			if x != 0 {
+				i += bits.TrailingZeros64(x) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(data) {
+			return i
+		}
+		switch data[i] {
+		case ' ', '\n', '\t', '\r':
+			i++
+			continue
+		}
+		return i
+	}
 }

@@ -57,10 +57,57 @@ func splitFast(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
 	return r.SplitObject(make([]Member, 0, 2), idx)
 }
 
+// checkPlain checks that KeyFacts.Plain marks only members whose values
+// are string literals of bytes from 0x20 to 0x7f without quote or
+// backslash, then clears it for the comparison with the loop, which does not
+// compute it. It is set for such values not too near the end of the text,
+// which TestSplitObjectPlain checks.
+func checkPlain(t interface{ Fatalf(string, ...any) }, res *splitResult) {
+	for k := range min(len(res.Members), 64) {
+		if res.Facts.Plain&(1<<k) == 0 {
+			continue
+		}
+		if v := res.Members[k].Value; !plainLiteral(v) {
+			t.Fatalf("member %d: Plain set for %q", k, v)
+		}
+	}
+	if n := len(res.Members); n < 64 && res.Facts.Plain>>n != 0 {
+		t.Fatalf("Plain %b set beyond the %d members", res.Facts.Plain, n)
+	}
+	res.Facts.Plain = 0
+}
+
+// plainLiteral reports whether v is a string literal of bytes from 0x20 to
+// 0x7f without quote or backslash, a byte at a time.
+func plainLiteral(v []byte) bool {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return false
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSplitObjectPlain: KeyFacts.Plain is set for the plain string values
+// of an object followed by at least eight bytes, and for no other.
+func TestSplitObjectPlain(t *testing.T) {
+	r := NewReader([]byte(`{"a":"x","b":1,"c":"caf\u00e9","d":"` + strings.Repeat("y", 40) + `","e":"","f":["z"],"g":"\u0000"}` + strings.Repeat(" ", 8)))
+	_, facts, ok := r.SplitObject(nil, nil)
+	if !ok || r.End() != nil {
+		t.Fatal("not read")
+	}
+	if want := uint64(1<<0 | 1<<3 | 1<<4); facts.Plain != want {
+		t.Fatalf("Plain %07b, want %07b", facts.Plain, want)
+	}
+}
+
 // splitWith reads doc as [prefix..., object, ...] down to depth levels of
 // arrays, splits the object at that depth with split, and reports what
 // was observed.
-func splitWith(doc []byte, depth int, indexed bool, split func(*Reader, *Index) ([]Member, KeyFacts, bool)) splitResult {
+func splitWith(doc []byte, depth int, indexed bool, split func(*Reader, *Index) ([]Member, KeyFacts, bool)) *splitResult {
 	r := NewReader(doc)
 	for range depth {
 		r.BeginArray()
@@ -96,7 +143,7 @@ func splitWith(doc []byte, depth int, indexed bool, split func(*Reader, *Index) 
 		}
 	}
 	res.End = r.End() == nil
-	return res
+	return &res
 }
 
 // registryKeys are keys of the registry formats (interned, numbered) and
@@ -108,7 +155,7 @@ var registryKeys = []string{"name", "url", "type", "version", "_meta", "io.githu
 // compact or with whitespace, then perhaps damaged in one place.
 func objectText(t *rapid.T) []byte {
 	n := rapid.IntRange(0, 6).Draw(t, "members")
-	spaces := rapid.SampledFrom([]string{"", "", " ", "\n\t", "\r"}).Draw(t, "spaces")
+	spaces := rapid.SampledFrom([]string{"", "", " ", "\n\t", "\r", "\n" + strings.Repeat(" ", 14), strings.Repeat(" ", 7) + "\t" + strings.Repeat(" ", 9) + "\r\n  "}).Draw(t, "spaces")
 	// Whitespace at each place, or none.
 	space := func() string { return rapid.SampledFrom([]string{"", spaces}).Draw(t, "space") }
 	b := []byte("{" + space())
@@ -164,6 +211,7 @@ func TestSplitObject(t *testing.T) {
 		indexed := rapid.Bool().Draw(t, "indexed")
 		want := splitWith(doc, depth, indexed, splitSimple)
 		got := splitWith(doc, depth, indexed, splitFast)
+		checkPlain(t, got)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("SplitObject on %q (-loop +SplitObject):\n%s", doc, diff)
 		}
@@ -196,6 +244,7 @@ func TestSplitObjectCases(t *testing.T) {
 		for _, indexed := range []bool{false, true} {
 			want := splitWith([]byte(tc.doc), tc.depth, indexed, splitSimple)
 			got := splitWith([]byte(tc.doc), tc.depth, indexed, splitFast)
+			checkPlain(t, got)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("SplitObject on %.80q (-loop +SplitObject):\n%s", tc.doc, diff)
 			}
@@ -224,4 +273,84 @@ func TestKeyInfoEscapedKey(t *testing.T) {
 	if err := r.End(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// spaceEndSimple is spaceEnd a byte at a time.
+func spaceEndSimple(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\n' || data[i] == '\t' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// TestSpaceEnd: spaceEnd, eight bytes at a time over spaces, finds the end
+// of every run of whitespace the byte-by-byte loop finds, near the end of
+// the text and far from it.
+func TestSpaceEnd(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		data := rapid.SliceOfN(rapid.SampledFrom([]byte{' ', ' ', ' ', ' ', '\n', '\t', '\r', 'x', '"', 0, 0x1f, 0x21, 0xa0}), 0, 40).Draw(t, "data")
+		i := rapid.IntRange(0, len(data)).Draw(t, "from")
+		if got, want := spaceEnd(data, i), spaceEndSimple(data, i); got != want {
+			t.Fatalf("spaceEnd(%q, %d) = %d, want %d", data, i, got, want)
+		}
+	})
+}
+
+// lastSpaceSimple is the index of the last whitespace byte outside the
+// strings of a valid text, -1 if none: what LastSpace reports after the
+// text is read whole.
+func lastSpaceSimple(data []byte) int {
+	last, inString := -1, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\n' || c == '\t' || c == '\r'):
+			last = i
+		}
+	}
+	return last
+}
+
+// TestLastSpace: every way of reading a text (Skip, SkipIndexed,
+// SplitObject, the loop of NextMember) leaves LastSpace at the last
+// whitespace byte outside strings, as a byte-by-byte walk finds it.
+func TestLastSpace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var text []byte
+		if rapid.Bool().Draw(t, "object") {
+			text = objectText(t)
+		} else {
+			text = jsonText(t)
+		}
+		if !json.Valid(text) {
+			return
+		}
+		want := lastSpaceSimple(text)
+		for name, read := range map[string]func(r *Reader){
+			"Skip":        func(r *Reader) { r.Skip() },
+			"SkipIndexed": func(r *Reader) { r.SkipIndexed(&Index{}) },
+			"SplitObject": func(r *Reader) {
+				if _, _, ok := r.SplitObject(nil, &Index{}); !ok {
+					r.Skip()
+				}
+			},
+			"NextMember": func(r *Reader) {
+				if _, _, ok := splitSimple(r, nil); !ok {
+					r.Skip()
+				}
+			},
+		} {
+			r := NewReader(text)
+			read(&r)
+			if err := r.End(); err != nil {
+				t.Fatalf("%s on %q: %v", name, text, err)
+			}
+			if got := r.LastSpace(); got != want {
+				t.Fatalf("%s on %q: LastSpace %d, want %d", name, text, got, want)
+			}
+		}
+	})
 }

@@ -1,0 +1,625 @@
+package model
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// The lean reading is a fast path for the members that hold most of an
+// entry (repository, remotes, packages and _meta) when the entry is written
+// compactly and was read by Parse, whose scan validated its text: a cursor
+// walks the bytes once, member by member, with no iterator state, no field
+// path and no diagnostics. It only answers whether the member is valid in
+// the common form the checks of validate.go and validate_meta.go see every
+// day: plain keys, none of the schema's repeated, strings without escapes
+// where their contents are checked. Anything else — a problem, an escape, a
+// member it does not know how to check, unexpected text — makes it say no,
+// and the member is checked as before, from scratch. So it may say yes only
+// where those checks report nothing; the differential tests hold it to that.
+//
+// A key it does not check is skipped whatever it holds, repeated or not:
+// the checks ignore such members too (a repeat of one changes what they
+// ignore, nothing else).
+
+// lean is a cursor over the value of one top-level member.
+type lean struct {
+	b []byte
+	i int
+	// off is the offset of b in the text spans index, which give where a
+	// nested object or array ends (as containerIndex.skipAt reads them);
+	// hint is where the next lookup starts. (Nothing here points into the
+	// validator, which would then be moved to the heap.)
+	off   int
+	spans []jsonx.Span
+	hint  int
+}
+
+// leanMember checks the value raw of the top-level member key by the lean
+// reading and reports whether it found it valid; then it records the facts
+// of the walk (see walkFacts) as the checks would.
+func (v *validator) leanMember(key string, raw []byte) bool {
+	off := v.index.offsetOf(raw)
+	if off < 0 || v.index.spans == nil {
+		return false
+	}
+	l := lean{b: raw, off: off, spans: v.index.spans}
+	var ok bool
+	n := 0
+	var block []byte
+	switch key {
+	case "repository":
+		ok = l.repository()
+	case KeyRemotes:
+		n, ok = l.array(leanRemote)
+	case KeyPackages:
+		n, ok = l.array(leanPackage)
+	case KeyMeta:
+		block, ok = l.meta()
+	}
+	if !ok || l.i != len(raw) {
+		return false
+	}
+	switch key {
+	case KeyRemotes:
+		v.facts.remotes = n
+	case KeyPackages:
+		v.facts.packages = n
+	case KeyMeta:
+		v.facts.block = block
+	}
+	return true
+}
+
+// open reads the "{" (or "[", as close says) starting a container and
+// reports whether it did and whether a member or element follows.
+func (l *lean) open(close byte) (ok, more bool) {
+	b, i := l.b, l.i
+	if i+1 >= len(b) || b[i] != close-2 { // '{' is '}'-2, '[' is ']'-2
+		return false, false
+	}
+	if b[i+1] == close {
+		l.i = i + 2
+		return true, false
+	}
+	l.i = i + 1
+	return true, true
+}
+
+// sep reads what follows a member or element: "," (more follow) or close.
+func (l *lean) sep(close byte) (ok, more bool) {
+	if l.i >= len(l.b) {
+		return false, false
+	}
+	switch l.b[l.i] {
+	case ',':
+		l.i++
+		return true, true
+	case close:
+		l.i++
+		return true, false
+	}
+	return false, false
+}
+
+// str reads a string literal of ASCII without escapes and returns its
+// contents, which are then the decoded string.
+func (l *lean) str() ([]byte, bool) {
+	b, i := l.b, l.i
+	if i >= len(b) || b[i] != '"' {
+		return nil, false
+	}
+	end := asciiEnd(b, i)
+	if end < 0 {
+		if end = asciiTail(b, i); end < 0 {
+			var ascii bool
+			if end, ascii = stringEnd(b, i); end < 0 || !ascii {
+				return nil, false
+			}
+		}
+	}
+	l.i = end
+	return b[i+1 : end-1], true
+}
+
+// anyStr reads a string literal of any contents: where only the type of a
+// value is checked.
+func (l *lean) anyStr() bool {
+	if l.i >= len(l.b) || l.b[l.i] != '"' {
+		return false
+	}
+	end := skipStr(l.b, l.i)
+	if end < 0 {
+		return false
+	}
+	l.i = end
+	return true
+}
+
+// key reads a member's key (as str) and the ":" after it.
+func (l *lean) key() ([]byte, bool) {
+	k, ok := l.str()
+	if !ok || l.i >= len(l.b) || l.b[l.i] != ':' {
+		return nil, false
+	}
+	l.i++
+	return k, true
+}
+
+// skip reads a value of any kind.
+func (l *lean) skip() bool {
+	b, i := l.b, l.i
+	if i >= len(b) {
+		return false
+	}
+	var end int
+	switch b[i] {
+	case '"':
+		end = skipStr(b, i)
+	case '{', '[':
+		end = l.skipContainer()
+	default:
+		end = skipVal(b, i)
+	}
+	if end < 0 {
+		return false
+	}
+	l.i = end
+	return true
+}
+
+// skipContainer returns the index just past the object or array at l.i,
+// from the index when it has it.
+func (l *lean) skipContainer() int {
+	at := l.off + l.i
+	k := jsonx.FindSpan(l.spans, l.hint, at)
+	if k < len(l.spans) && int(l.spans[k].Start) == at && l.spans[k].End > 0 {
+		l.hint = k + 1
+		if end := int(l.spans[k].End) - l.off; end <= len(l.b) {
+			return end
+		}
+	}
+	return skipVal(l.b, l.i)
+}
+
+// boolean reads true or false.
+func (l *lean) boolean() bool {
+	b, i := l.b, l.i
+	switch {
+	case i+4 <= len(b) && string(b[i:i+4]) == "true":
+		l.i = i + 4
+	case i+5 <= len(b) && string(b[i:i+5]) == "false":
+		l.i = i + 5
+	default:
+		return false
+	}
+	return true
+}
+
+// number reads a number literal and returns its value as floatOf reads it.
+func (l *lean) number() (float64, bool) {
+	b, i := l.b, l.i
+	if i >= len(b) || !(b[i] == '-' || isDigit(b[i])) {
+		return 0, false
+	}
+	j := i + 1
+	for j < len(b) && isNumberByte(b[j]) {
+		j++
+	}
+	l.i = j
+	return floatOf(b[i:j])
+}
+
+// enum reads a string, one of allowed.
+func (l *lean) enum(allowed []string) bool {
+	s, ok := l.str()
+	if !ok {
+		return false
+	}
+	for _, a := range allowed {
+		if string(s) == a {
+			return true
+		}
+	}
+	return false
+}
+
+// leanCheck names the check of each element of an array (see array).
+type leanCheck int
+
+const (
+	leanRemote leanCheck = iota
+	leanPackage
+	leanKeyValue
+)
+
+// array reads an array whose elements check accepts and returns how many
+// there are.
+func (l *lean) array(check leanCheck) (n int, ok bool) {
+	ok, more := l.open(']')
+	for ok && more {
+		switch check {
+		case leanRemote:
+			ok = l.transport(true)
+		case leanPackage:
+			ok = l.pkg()
+		case leanKeyValue:
+			ok = l.keyValue()
+		}
+		n++
+		if ok {
+			ok, more = l.sep(']')
+		}
+	}
+	return n, ok
+}
+
+// strings reads an array of unique strings that are tool names (tags
+// false) or tags: stringList finds nothing wrong with it. (A switch, not a
+// function value: calling one would move the cursor's bytes, and with them
+// the validator, to the heap.)
+func (l *lean) strings(tags bool) bool {
+	var seen [16][]byte
+	n := 0
+	ok, more := l.open(']')
+	for ok && more {
+		s, isStr := l.str()
+		if !isStr || tags && !matchTag(s) || !tags && !matchTool(s) || n == len(seen) || !fresh(seen[:n], s) {
+			return false
+		}
+		seen[n] = s
+		n++
+		ok, more = l.sep(']')
+	}
+	return ok
+}
+
+// once marks bit in seen and reports whether it was clear: a key the
+// lean reading checks must not be repeated.
+func once(seen *uint32, bit uint32) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// repository is validator.repository's lean reading.
+func (l *lean) repository() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "url":
+			s, isStr := l.str()
+			ok = once(&seen, 1) && isStr && isURI(s)
+		case "source":
+			ok = once(&seen, 2) && l.anyStr()
+		case "id":
+			ok = once(&seen, 4) && l.anyStr()
+		case "subfolder":
+			ok = once(&seen, 8) && l.anyStr()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok && seen&3 == 3
+}
+
+// transport is validator.transport's lean reading. A remote's URL must be
+// plain (see remoteURLsPlain), so that no remote is to be dropped.
+func (l *lean) transport(remote bool) bool {
+	var seen uint32
+	var typ, url []byte
+	hs, he := -1, -1
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "type":
+			ok = once(&seen, 1)
+			typ, ok = l.strIf(ok)
+		case "url":
+			ok = once(&seen, 2)
+			url, ok = l.strIf(ok)
+		case "headers":
+			hs = l.i
+			ok = once(&seen, 4) && l.skip()
+			he = l.i
+		case "variables":
+			ok = !remote && l.skip()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	if !ok || typ == nil {
+		return false
+	}
+	if remote && url != nil {
+		if _, plain := plainURL(url); !plain && len(url) > 0 {
+			return false
+		}
+	}
+	switch string(typ) {
+	case TransportStdio:
+		return !remote
+	case TransportStreamableHTTP, TransportSSE:
+	default:
+		return false
+	}
+	if url == nil || !matchRemoteURL(url) {
+		return false
+	}
+	if hs < 0 {
+		return true
+	}
+	h := lean{b: l.b[hs:he], off: l.off + hs, spans: l.spans}
+	_, ok = h.array(leanKeyValue)
+	return ok && h.i == len(h.b)
+}
+
+// strIf is str when ok.
+func (l *lean) strIf(ok bool) ([]byte, bool) {
+	if !ok {
+		return nil, false
+	}
+	return l.str()
+}
+
+// pkg is validator.pkg's lean reading.
+func (l *lean) pkg() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "registryType":
+			ok = once(&seen, 1) && l.anyStr()
+		case "identifier":
+			ok = once(&seen, 2) && l.anyStr()
+		case "transport":
+			ok = once(&seen, 4) && l.transport(false)
+		case "version":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 8))
+			ok = ok && len(s) > 0 && string(s) != "latest"
+		case "fileSha256":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 16))
+			ok = ok && matchSHA256(s)
+		case "registryBaseUrl":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 32))
+			ok = ok && isURI(s)
+		case "runtimeHint":
+			ok = once(&seen, 64) && l.anyStr()
+		case "environmentVariables":
+			ok = once(&seen, 128)
+			if ok {
+				_, ok = l.array(leanKeyValue)
+			}
+		case "packageArguments", "runtimeArguments":
+			return false
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok && seen&7 == 7
+}
+
+// keyValue is validator.keyValueInput's lean reading.
+func (l *lean) keyValue() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "name":
+			ok = once(&seen, 1) && l.anyStr()
+		case "description":
+			ok = once(&seen, 2) && l.anyStr()
+		case "value":
+			ok = once(&seen, 4) && l.anyStr()
+		case "default":
+			ok = once(&seen, 8) && l.anyStr()
+		case "placeholder":
+			ok = once(&seen, 16) && l.anyStr()
+		case "isRequired":
+			ok = once(&seen, 32) && l.boolean()
+		case "isSecret":
+			ok = once(&seen, 64) && l.boolean()
+		case "format":
+			ok = once(&seen, 128) && l.enum(inputFormats)
+		case "choices", "variables":
+			return false
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok && seen&1 == 1
+}
+
+// maxLeanKeys bounds the keys of a map (publishers, ToolHive's images) the
+// lean reading compares for repeats; a larger map is left to the checks.
+const maxLeanKeys = 8
+
+// meta is validator.meta's lean reading; block is the value of the
+// publisher-provided member.
+func (l *lean) meta() (block []byte, ok bool) {
+	var seen uint32
+	var more bool
+	ok, more = l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return nil, false
+		}
+		if string(k) == PublisherProvidedKey {
+			start := l.i
+			ok = once(&seen, 1) && l.publishers()
+			block = l.b[start:l.i]
+		} else {
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return block, ok
+}
+
+// publishers reads the publisher-provided block: an object of objects,
+// ToolHive's holding server extensions.
+func (l *lean) publishers() bool {
+	var keys [maxLeanKeys][]byte
+	n := 0
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey || !fresh(keys[:n], k) || n == len(keys) {
+			return false
+		}
+		keys[n] = k
+		n++
+		toolhive := string(k) == ToolHivePublisher
+		var images [maxLeanKeys][]byte
+		m := 0
+		var entries bool
+		ok, entries = l.open('}')
+		for ok && entries {
+			ik, isKey := l.key()
+			if !isKey {
+				return false
+			}
+			if toolhive {
+				if !fresh(images[:m], ik) || m == len(images) {
+					return false
+				}
+				images[m] = ik
+				m++
+				ok = l.extensions()
+			} else {
+				ok = l.skip()
+			}
+			if ok {
+				ok, entries = l.sep('}')
+			}
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// fresh reports whether k is none of keys.
+func fresh(keys [][]byte, k []byte) bool {
+	for _, o := range keys {
+		if bytes.Equal(o, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// extensions is validator.extensions's lean reading.
+func (l *lean) extensions() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "status":
+			ok = once(&seen, 1) && l.enum(extStatuses)
+		case "tier":
+			ok = once(&seen, 2) && l.enum(extTiers)
+		case "overview":
+			ok = once(&seen, 4) && l.anyStr()
+		case "tools":
+			ok = once(&seen, 8) && l.strings(false)
+		case "tags":
+			ok = once(&seen, 16) && l.strings(true)
+		case "metadata":
+			ok = once(&seen, 32) && l.metadata()
+		case "stateless":
+			ok = once(&seen, 64) && l.boolean()
+		case "custom_metadata":
+			ok = once(&seen, 128) && l.i < len(l.b) && l.b[l.i] == '{' && l.skip()
+		case "proxy_port":
+			ok = once(&seen, 256)
+			if ok {
+				f, isNum := l.number()
+				ok = isNum && f == math.Trunc(f) && f >= portMin && f <= portMax
+			}
+		case "docker_tags", "args", "tool_definitions", "env_vars", "permissions", "provenance", "oauth_config":
+			return false
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok && seen&1 == 1
+}
+
+// metadata is validator.metadata's lean reading.
+func (l *lean) metadata() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "stars":
+			ok = once(&seen, 1)
+			if ok {
+				f, isNum := l.number()
+				ok = isNum && f >= 0
+			}
+		case "last_updated":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 2))
+			ok = ok && isDateTime(s)
+		case "kubernetes":
+			return false
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
