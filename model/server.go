@@ -102,7 +102,7 @@ func NewServer(name, description, version string) *Server {
 // ParseServer reads one server entry. It fails only when data is not a JSON
 // object; whether the entry is valid is Validate's business.
 func ParseServer(data []byte) (*Server, error) {
-	if !json.Valid(data) {
+	if !jsonx.Valid(data) {
 		return nil, fmt.Errorf("invalid JSON")
 	}
 	return parseValidServer(data)
