@@ -246,11 +246,11 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 	// Sort positions, not the records: a comparison reads two records in
 	// place, a swap moves two small numbers. The position of a record is
 	// also its order read, the last tie-break.
-	order := make([]int32, len(heads))
+	order := make([]int, len(heads))
 	for i := range order {
-		order[i] = int32(i)
+		order[i] = i
 	}
-	slices.SortFunc(order, func(i, j int32) int {
+	slices.SortFunc(order, func(i, j int) int {
 		a, b := &heads[i], &heads[j]
 		if c := compareHeadNames(a, b); c != 0 {
 			return c
@@ -292,7 +292,7 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 // the record that was at heads[order[j]]. It follows each cycle of the
 // permutation once, marking the positions it has filled in order (which it
 // leaves all -1), so it moves each record once and allocates nothing.
-func permute(heads []treeHead, order []int32) {
+func permute(heads []treeHead, order []int) {
 	for i := range order {
 		if order[i] < 0 {
 			continue
@@ -300,7 +300,7 @@ func permute(heads []treeHead, order []int32) {
 		first := heads[i]
 		j := i
 		for {
-			k := int(order[j])
+			k := order[j]
 			order[j] = -1
 			if k == i {
 				heads[j] = first
