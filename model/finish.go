@@ -100,7 +100,13 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 	// one is not (or the walk cannot tell) is the separate check made, and
 	// the entry, changed or not, validated again. Validating changes
 	// nothing, so the first walk is simply forgotten.
-	v := validator{server: s, obj: obj, prefix: fieldPrefix}
+	if facts, ok := leanEntry(s); ok {
+		// Nothing to report, no remote to drop: the common entry.
+		ok, cds := canonicalize(s, obj, fieldPrefix, opts, &facts)
+		return ok, append(ds, cds...)
+	}
+	var v validator // set field by field: a composite literal is built aside and copied
+	v.server, v.obj, v.prefix = s, obj, fieldPrefix
 	v.entry()
 	if v.retried > 0 || v.facts.urlsNotPlain {
 		if !remoteURLsPlain(s) {

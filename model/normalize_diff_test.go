@@ -260,6 +260,7 @@ func TestLeanAgreesWithChecks(t *testing.T) {
 		}
 		s := reg.Servers[0]
 		checkOracle(t, s, "Parse")
+		checkLeanEntry(t, s, entry)
 		for _, m := range s.members {
 			switch m.Key {
 			case "repository", KeyRemotes, KeyPackages, KeyMeta:
@@ -300,6 +301,9 @@ func TestLeanReadsFixture(t *testing.T) {
 	}
 	reg, _ := Parse(data, ParseOptions{Format: FormatUpstream})
 	for _, s := range reg.Servers {
+		if _, ok := leanEntry(s); !ok {
+			t.Errorf("%s: not read lean whole", s.Name())
+		}
 		for _, m := range s.members {
 			switch m.Key {
 			case "repository", KeyRemotes, KeyPackages, KeyMeta:
@@ -438,7 +442,7 @@ func (d leanDraw) meta() string {
 // TestLeanAgreesOnMembers is TestLeanAgreesWithChecks for members drawn by
 // leanDraw, in an entry that is otherwise valid.
 func TestLeanAgreesOnMembers(t *testing.T) {
-	var yes, no int
+	var yes, no, whole int
 	rapid.Check(t, func(t *rapid.T) {
 		d := leanDraw{t}
 		var value string
@@ -455,10 +459,22 @@ func TestLeanAgreesOnMembers(t *testing.T) {
 		case KeyMeta:
 			value = d.meta()
 		}
-		entry := `{"name":"io.example/x","description":"d","version":"1.0.0","` + key + `":` + value + `}`
+		top := d.obj([2]string{"$schema", d.v("schema", []string{`"` + ServerSchemaURL + `"`, `"https://example.com/s.json"`}, `"not a uri"`, `5`)},
+			[2]string{"websiteUrl", d.v("website", []string{`"https://x.example.com/mcp"`}, `"not a uri"`, `"https:\/\/x.example.com"`, `5`)},
+			[2]string{"title", d.v("title", []string{`"T"`, `"A title"`}, `""`, `"`+strings.Repeat("t", 101)+`"`, `5`)},
+			[2]string{"x-number", d.v("number", []string{`1`}, `1e400`, `-1e999`)})
+		name := d.v("name", []string{`"io.example/xy"`}, `"io.example/x"`, `"ab"`, `5`)
+		description := d.v("description", []string{`"d"`}, `""`, `"`+strings.Repeat("é", 101)+`"`, `5`)
+		version := d.v("version", []string{`"1.0.0"`}, `"latest"`, `""`, `5`)
+		entry := `{"name":` + name + `,"description":` + description + `,"version":` + version + `,"` + key + `":` + value
+		if top != "{}" {
+			entry += "," + top[1:]
+		} else {
+			entry += "}"
+		}
 		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
 		if reg == nil || len(reg.Servers) != 1 {
-			t.Fatalf("%s: not read", entry)
+			t.Skip("not read as an entry") // a name that is not a string
 		}
 		s := reg.Servers[0]
 		raw, _ := s.Get(key)
@@ -480,7 +496,11 @@ func TestLeanAgreesOnMembers(t *testing.T) {
 		}
 		checkOracle(t, s, "Parse")
 		checkNormalizeAgrees(t, s, entry, NormalizeOptions{})
+		if checkLeanEntry(t, s, entry) {
+			whole++
+		}
 	})
+	t.Logf("entries read lean whole: %d", whole)
 	t.Logf("members read lean: %d, left to the checks: %d", yes, no)
 	if yes == 0 || no == 0 {
 		t.Errorf("members read lean: %d, left to the checks: %d; want both", yes, no)
@@ -533,4 +553,28 @@ func TestLeanDeclines(t *testing.T) {
 			t.Errorf("%s: the checks say %v", entry, ds)
 		}
 	}
+}
+
+// checkLeanEntry fails when leanEntry finds s valid but the checks, in
+// careful mode (which never reads lean), report something or find other
+// facts. It reports whether leanEntry found s valid.
+func checkLeanEntry(t interface {
+	Helper()
+	Fatalf(string, ...any)
+}, s *Server, what string) bool {
+	t.Helper()
+	facts, ok := leanEntry(s)
+	if !ok {
+		return false
+	}
+	cv := validator{server: s, prefix: "p", careful: true}
+	cv.entry()
+	if len(cv.ds) > 0 {
+		t.Fatalf("%s: leanEntry finds the entry valid; the checks say %v", what, cv.ds)
+	}
+	if cv.facts.remotes != facts.remotes || cv.facts.packages != facts.packages || cv.facts.urlsNotPlain ||
+		!same(cv.facts.block, facts.block) && (cv.facts.block != nil || facts.block != nil) {
+		t.Fatalf("%s: leanEntry's facts %+v, the checks' %+v", what, facts, cv.facts)
+	}
+	return true
 }

@@ -137,8 +137,17 @@ func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
 	if s == nil {
 		return Diagnostics{Errorf(ReasonInvalidEntry, obj, fieldPrefix, "no server entry (nil)")}
 	}
-	v := validator{server: s, obj: obj, prefix: fieldPrefix}
+	if _, ok := leanEntry(s); ok {
+		return nil
+	}
+	var v validator
+	v.server, v.obj, v.prefix = s, obj, fieldPrefix
 	v.entry()
+	if len(v.ds) == 0 {
+		// A member checked again in careful mode may leave an empty,
+		// non-nil list behind: no diagnostics are nil.
+		return nil
+	}
 	return v.ds
 }
 
@@ -276,7 +285,12 @@ func (v *validator) entry() {
 // is its own contents: one search for a backslash settles it instead of
 // plainString's check of every byte.
 func (v *validator) contents(raw []byte) (s []byte, ok bool) {
-	if n := len(raw); v.server.textOK && n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+	return contentsOf(raw, v.server.textOK)
+}
+
+// contentsOf is validator.contents for an entry whose textOK is given.
+func contentsOf(raw []byte, textOK bool) (s []byte, ok bool) {
+	if n := len(raw); textOK && n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
 		return raw[1 : n-1], true
 	}
 	return plainString(raw)

@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"math"
+	"unicode/utf8"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
 )
@@ -22,6 +23,111 @@ import (
 // A key it does not check is skipped whatever it holds, repeated or not:
 // the checks ignore such members too (a repeat of one changes what they
 // ignore, nothing else).
+
+// leanEntry is the lean reading of a whole entry: ok when validator.entry
+// would report nothing at all (not even the official registry's name
+// warning) and every remote URL is plain, with the facts its walk would
+// record. It needs no validator, whose field path alone is 1.3 KB to clear
+// for every entry.
+func leanEntry(s *Server) (facts walkFacts, ok bool) {
+	if !s.compact || !s.indexed || s.bigNumbers {
+		return facts, false
+	}
+	var hasName, hasDescription, hasVersion bool
+	for k := range s.members {
+		m := &s.members[k]
+		raw := m.Value
+		if len(raw) == 0 {
+			return facts, false
+		}
+		switch c := raw[0]; {
+		case c == '{' || c == '[':
+			// As useEntryIndex: the scan's index covers the value.
+			if !s.fromRaw(raw) {
+				return facts, false
+			}
+		case c == '-' || isDigit(c):
+			if numberOverflows(raw) {
+				return facts, false
+			}
+		}
+		switch m.Key {
+		case KeyName:
+			hasName = true
+			if raw[0] != '"' {
+				return facts, false
+			}
+		case KeyDescription:
+			hasDescription = true
+			d, isStr := contentsOf(raw, s.textOK)
+			if raw[0] != '"' || !isStr || len(d) == 0 || len(d) > DescriptionMaxLen && utf8.RuneCount(d) > DescriptionMaxLen {
+				return facts, false
+			}
+		case KeyTitle:
+			t, isStr := contentsOf(raw, s.textOK)
+			if n := runeCountOver(t, TitleMaxLen); !isStr || n == 0 || n > TitleMaxLen {
+				return facts, false
+			}
+		case KeyVersion:
+			hasVersion = true
+			ver, isStr := contentsOf(raw, s.textOK)
+			if raw[0] != '"' || !isStr || len(ver) == 0 || runeCountOver(ver, VersionMaxLen) > VersionMaxLen || string(ver) == "latest" {
+				return facts, false
+			}
+		case KeySchema, "websiteUrl":
+			if m.Key == KeySchema && string(raw) == serverSchemaLiteral {
+				break
+			}
+			if u, isStr := contentsOf(raw, s.textOK); !isStr || !isURI(u) {
+				return facts, false
+			}
+		case "repository", KeyRemotes, KeyPackages, KeyMeta:
+			if raw[0] != '{' && raw[0] != '[' || !leanValue(s, m.Key, raw, &facts) {
+				return facts, false
+			}
+		case "icons":
+			return facts, false
+		}
+	}
+	if !hasName || !hasDescription || !hasVersion {
+		return facts, false
+	}
+	if invalid, strict := CheckName(s.Name()); invalid != "" || strict != "" {
+		return facts, false
+	}
+	return facts, true
+}
+
+// leanValue is validator.leanMember for leanEntry: raw lies in the text the
+// scan indexed (s.fromRaw).
+func leanValue(s *Server, key string, raw []byte, facts *walkFacts) bool {
+	l := lean{b: raw, off: cap(s.raw) - cap(raw), spans: s.index}
+	var ok bool
+	n := 0
+	var block []byte
+	switch key {
+	case "repository":
+		ok = l.repository()
+	case KeyRemotes:
+		n, ok = l.array(leanRemote)
+	case KeyPackages:
+		n, ok = l.array(leanPackage)
+	case KeyMeta:
+		block, ok = l.meta()
+	}
+	if !ok || l.i != len(raw) {
+		return false
+	}
+	switch key {
+	case KeyRemotes:
+		facts.remotes = n
+	case KeyPackages:
+		facts.packages = n
+	case KeyMeta:
+		facts.block = block
+	}
+	return true
+}
 
 // lean is a cursor over the value of one top-level member.
 type lean struct {
