@@ -44,7 +44,7 @@ type scanned struct {
 	noIndex bool
 }
 
-// entryBlock is the largest number of entries of a block: about 40 KB.
+// entryBlock is the largest number of entries of a block: about 36 KB.
 const entryBlock = 256
 
 // chunkSpans is the largest number of spans of a block: about 32 KB.

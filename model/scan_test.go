@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -192,6 +193,14 @@ func TestScanEntriesAsSplitAgain(t *testing.T) {
 			doc += upstreamEntryText(t)
 		}
 		doc += `]}}`
+		checkScanEntries(t, doc)
+	})
+}
+
+// checkScanEntries checks that the servers of an upstream document parsed
+// with the entries the scan split are those split again (parseBoth).
+func checkScanEntries(t interface{ Fatalf(string, ...any) }, doc string) {
+	{
 		opts := ParseOptions{Format: FormatUpstream, Source: ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "cm"}, FieldPrefix: "data[registry.json]"}
 		fast, simple, fds, sds := parseBoth([]byte(doc), opts)
 		if fast == nil || simple == nil {
@@ -222,5 +231,40 @@ func TestScanEntriesAsSplitAgain(t *testing.T) {
 				}
 			}
 		}
-	})
+	}
+}
+
+// TestScanEntriesBlocks: entries whose members, spans or servers fill a
+// block, or overflow the room left in one, are read as split again.
+func TestScanEntriesBlocks(t *testing.T) {
+	entry := func(members int) string {
+		b := `{"name":"com.example/e` + strconv.Itoa(members) + `"`
+		for k := range members - 1 {
+			b += `,"k` + strconv.Itoa(k) + `":[{"a":[1]}]`
+		}
+		return b + "}"
+	}
+	for _, tc := range []struct{ small, large, members int }{
+		{990, 1, 100},  // the large entry overflows the room left in the chunk
+		{990, 1, 35},   // ... to a block then trimmed
+		{1000, 1, 100}, // a new chunk is taken first
+		{255, 3, 40},   // the entries fill a block of servers
+		{10, 2, 2000},  // entries larger than any block
+		{300, 0, 0},
+	} {
+		doc := `{"data":{"servers":[`
+		for i := range tc.small {
+			if i > 0 {
+				doc += ","
+			}
+			doc += entry(1)
+			if i == tc.small/2 {
+				doc += ",null"
+			}
+		}
+		for range tc.large {
+			doc += "," + entry(tc.members) + "," + entry(1)
+		}
+		checkScanEntries(t, doc+`]}}`)
+	}
 }
