@@ -194,7 +194,7 @@ func (v *validator) entry() {
 			}
 			v.str(m.Value, ruleURI)
 		case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
-			if tryLean && indexed && m.Key != "icons" && v.leanMember(m.Key, m.Value) {
+			if tryLean && indexed && v.leanMember(m.Key, m.Value) {
 				break
 			}
 			mark, depth := len(v.ds), v.depth

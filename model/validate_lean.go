@@ -81,12 +81,10 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 			if u, isStr := contentsOf(raw, s.textOK); !isStr || !isURI(u) {
 				return facts, false
 			}
-		case "repository", KeyRemotes, KeyPackages, KeyMeta:
+		case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
 			if raw[0] != '{' && raw[0] != '[' || !leanValue(s, m.Key, raw, &facts) {
 				return facts, false
 			}
-		case "icons":
-			return facts, false
 		}
 	}
 	if !hasName || !hasDescription || !hasVersion {
@@ -108,6 +106,8 @@ func leanValue(s *Server, key string, raw []byte, facts *walkFacts) bool {
 	switch key {
 	case "repository":
 		ok = l.repository()
+	case "icons":
+		_, ok = l.array(leanIcon)
 	case KeyRemotes:
 		n, ok = l.array(leanRemote)
 	case KeyPackages:
@@ -157,6 +157,8 @@ func (v *validator) leanMember(key string, raw []byte) bool {
 	switch key {
 	case "repository":
 		ok = l.repository()
+	case "icons":
+		_, ok = l.array(leanIcon)
 	case KeyRemotes:
 		n, ok = l.array(leanRemote)
 	case KeyPackages:
@@ -338,6 +340,9 @@ const (
 	leanRemote leanCheck = iota
 	leanPackage
 	leanKeyValue
+	leanIcon
+	leanEnvVar
+	leanToolDefinition
 )
 
 // array reads an array whose elements check accepts and returns how many
@@ -352,6 +357,12 @@ func (l *lean) array(check leanCheck) (n int, ok bool) {
 			ok = l.pkg()
 		case leanKeyValue:
 			ok = l.keyValue()
+		case leanIcon:
+			ok = l.icon()
+		case leanEnvVar:
+			ok = l.envVar()
+		case leanToolDefinition:
+			ok = l.toolDefinition()
 		}
 		n++
 		if ok {
@@ -361,21 +372,54 @@ func (l *lean) array(check leanCheck) (n int, ok bool) {
 	return n, ok
 }
 
-// strings reads an array of unique strings that are tool names (tags
-// false) or tags: stringList finds nothing wrong with it. (A switch, not a
-// function value: calling one would move the cursor's bytes, and with them
-// the validator, to the heap.)
-func (l *lean) strings(tags bool) bool {
+// A leanRule is the rule strings checks each string against: a switch,
+// not a function value, since calling one would move the cursor's bytes,
+// and with them the validator, to the heap.
+type leanRule int
+
+const (
+	leanAny leanRule = iota
+	leanTool
+	leanTag
+	leanIconSize
+	leanMount
+	leanHost
+)
+
+func (r leanRule) match(s []byte) bool {
+	switch r {
+	case leanTool:
+		return matchTool(s)
+	case leanTag:
+		return matchTag(s)
+	case leanIconSize:
+		return matchIconSize(s)
+	case leanMount:
+		return matchMountPath(s)
+	case leanHost:
+		return matchHost(s)
+	}
+	return true
+}
+
+// strings reads an array of strings satisfying rule, none repeated when
+// unique: stringList finds nothing wrong with it.
+func (l *lean) strings(rule leanRule, unique bool) bool {
 	var seen [16][]byte
 	n := 0
 	ok, more := l.open(']')
 	for ok && more {
 		s, isStr := l.str()
-		if !isStr || tags && !matchTag(s) || !tags && !matchTool(s) || n == len(seen) || !fresh(seen[:n], s) {
+		if !isStr || !rule.match(s) {
 			return false
 		}
-		seen[n] = s
-		n++
+		if unique {
+			if n == len(seen) || !fresh(seen[:n], s) {
+				return false
+			}
+			seen[n] = s
+			n++
+		}
 		ok, more = l.sep(']')
 	}
 	return ok
@@ -671,9 +715,9 @@ func (l *lean) extensions() bool {
 		case "overview":
 			ok = once(&seen, 4) && l.anyStr()
 		case "tools":
-			ok = once(&seen, 8) && l.strings(false)
+			ok = once(&seen, 8) && l.strings(leanTool, true)
 		case "tags":
-			ok = once(&seen, 16) && l.strings(true)
+			ok = once(&seen, 16) && l.strings(leanTag, true)
 		case "metadata":
 			ok = once(&seen, 32) && l.metadata()
 		case "stateless":
@@ -686,7 +730,25 @@ func (l *lean) extensions() bool {
 				f, isNum := l.number()
 				ok = isNum && f == math.Trunc(f) && f >= portMin && f <= portMax
 			}
-		case "docker_tags", "args", "tool_definitions", "env_vars", "permissions", "provenance", "oauth_config":
+		case "docker_tags":
+			ok = once(&seen, 512) && l.strings(leanAny, true)
+		case "args":
+			ok = once(&seen, 1024) && l.strings(leanAny, false)
+		case "env_vars":
+			ok = once(&seen, 2048)
+			if ok {
+				_, ok = l.array(leanEnvVar)
+			}
+		case "tool_definitions":
+			ok = once(&seen, 4096)
+			if ok {
+				_, ok = l.array(leanToolDefinition)
+			}
+		case "permissions":
+			ok = once(&seen, 8192) && l.permissions()
+		case "provenance":
+			ok = once(&seen, 16384) && l.provenance()
+		case "oauth_config":
 			return false
 		default:
 			ok = l.skip()
@@ -719,8 +781,305 @@ func (l *lean) metadata() bool {
 			s, ok = l.strIf(once(&seen, 2))
 			ok = ok && isDateTime(s)
 		case "kubernetes":
-			return false
+			ok = once(&seen, 4) && l.kubernetes()
 		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// icon is validator.icon's lean reading.
+func (l *lean) icon() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "src":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 1))
+			// ASCII: as many characters as bytes.
+			ok = ok && isURI(s) && len(s) <= IconSrcMaxLen
+		case "mimeType":
+			ok = once(&seen, 2) && l.enum(iconMimeTypes)
+		case "theme":
+			ok = once(&seen, 4) && l.enum(iconThemes)
+		case "sizes":
+			ok = once(&seen, 8) && l.strings(leanIconSize, false)
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok && seen&1 == 1
+}
+
+// envVar is validator.envVar's lean reading.
+func (l *lean) envVar() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "name":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 1))
+			ok = ok && matchEnvVar(s)
+		case "description":
+			ok = once(&seen, 2) && l.anyStr()
+		case "default":
+			ok = once(&seen, 4) && l.anyStr()
+		case "required":
+			ok = once(&seen, 8) && l.boolean()
+		case "secret":
+			ok = once(&seen, 16) && l.boolean()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// toolDefinition is validator.toolDefinition's lean reading.
+func (l *lean) toolDefinition() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "name":
+			ok = once(&seen, 1) && l.anyStr()
+		case "description":
+			ok = once(&seen, 2) && l.anyStr()
+		case "inputSchema":
+			ok = once(&seen, 4) && l.object()
+		case "annotations":
+			ok = once(&seen, 8) && l.object()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok && seen&1 == 1
+}
+
+// object reads an object of any members.
+func (l *lean) object() bool {
+	return l.i < len(l.b) && l.b[l.i] == '{' && l.skip()
+}
+
+// kubernetes is validator.kubernetes's lean reading.
+func (l *lean) kubernetes() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "kind":
+			ok = once(&seen, 1) && l.anyStr()
+		case "image":
+			ok = once(&seen, 2) && l.anyStr()
+		case "namespace", "name":
+			bit := uint32(4)
+			if string(k) == "name" {
+				bit = 8
+			}
+			var s []byte
+			s, ok = l.strIf(once(&seen, bit))
+			ok = ok && matchK8sName(s)
+		case "uid":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 16))
+			ok = ok && isUUID(s)
+		case "transport":
+			ok = once(&seen, 32) && l.enum(kubernetesTransports)
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// permissions is validator.permissions's lean reading.
+func (l *lean) permissions() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "name":
+			ok = once(&seen, 1) && l.anyStr()
+		case "read":
+			ok = once(&seen, 2) && l.strings(leanMount, true)
+		case "write":
+			ok = once(&seen, 4) && l.strings(leanMount, true)
+		case "privileged":
+			ok = once(&seen, 8) && l.boolean()
+		case "network":
+			ok = once(&seen, 16) && l.network()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// network reads permissions.network: its outbound permissions.
+func (l *lean) network() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		if string(k) == "outbound" {
+			ok = once(&seen, 1) && l.outbound()
+		} else {
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// outbound is validator.outbound's lean reading.
+func (l *lean) outbound() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "allow_host":
+			ok = once(&seen, 1) && l.strings(leanHost, true)
+		case "allow_port":
+			ok = once(&seen, 2) && l.ports()
+		case "insecure_allow_all":
+			ok = once(&seen, 4) && l.boolean()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// ports is validator.ports's lean reading: unique integers from 1 to
+// 65535, compared as float64 values.
+func (l *lean) ports() bool {
+	var seen [16]float64
+	n := 0
+	ok, more := l.open(']')
+	for ok && more {
+		f, isNum := l.number()
+		if !isNum || f != math.Trunc(f) || f < portMin || f > portMax || n == len(seen) {
+			return false
+		}
+		for _, g := range seen[:n] {
+			if g == f {
+				return false
+			}
+		}
+		seen[n] = f
+		n++
+		ok, more = l.sep(']')
+	}
+	return ok
+}
+
+// provenance is validator.provenance's lean reading.
+func (l *lean) provenance() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		switch string(k) {
+		case "sigstore_url":
+			var s []byte
+			s, ok = l.strIf(once(&seen, 1))
+			ok = ok && isHostname(s)
+		case "repository_uri", "cert_issuer":
+			bit := uint32(2)
+			if string(k) == "cert_issuer" {
+				bit = 4
+			}
+			var s []byte
+			s, ok = l.strIf(once(&seen, bit))
+			ok = ok && isURI(s)
+		case "repository_ref":
+			ok = once(&seen, 8) && l.anyStr()
+		case "signer_identity":
+			ok = once(&seen, 16) && l.anyStr()
+		case "runner_environment":
+			ok = once(&seen, 32) && l.anyStr()
+		case "attestation":
+			ok = once(&seen, 64) && l.attestation()
+		default:
+			ok = l.skip()
+		}
+		if ok {
+			ok, more = l.sep('}')
+		}
+	}
+	return ok
+}
+
+// attestation reads provenance.attestation: a URI predicate_type.
+func (l *lean) attestation() bool {
+	var seen uint32
+	ok, more := l.open('}')
+	for ok && more {
+		k, isKey := l.key()
+		if !isKey {
+			return false
+		}
+		if string(k) == "predicate_type" {
+			var s []byte
+			s, ok = l.strIf(once(&seen, 1))
+			ok = ok && isURI(s)
+		} else {
 			ok = l.skip()
 		}
 		if ok {
