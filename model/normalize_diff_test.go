@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -295,11 +294,7 @@ func TestLeanAgreesWithChecks(t *testing.T) {
 // the bench module's data reads them) is read lean, so the fast path is
 // the one measured.
 func TestLeanReadsFixture(t *testing.T) {
-	data, err := os.ReadFile("testdata/validate/entries.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, _ := Parse(data, ParseOptions{Format: FormatUpstream})
+	_, reg := validateFixture(t)
 	for _, s := range reg.Servers {
 		if _, ok := leanEntry(s); !ok {
 			t.Errorf("%s: not read lean whole", s.Name())

@@ -12,14 +12,7 @@ import (
 // ValidateServer, "before" with the validator it replaced (the oracle of
 // validate_oracle_test.go), for the ratio on one machine in one run.
 func BenchmarkValidateParsed(b *testing.B) {
-	data, err := os.ReadFile("testdata/validate/entries.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	reg, ds := Parse(data, ParseOptions{Format: FormatUpstream})
-	if reg == nil || len(reg.Servers) == 0 {
-		b.Fatalf("no entries: %v", ds)
-	}
+	data, reg := validateFixture(b)
 	obj := ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "team-000"}
 	for _, s := range reg.Servers {
 		if ds := ValidateServer(s, obj, "data.servers[0]"); len(ds) != 0 {
@@ -51,14 +44,7 @@ func BenchmarkValidateParsed(b *testing.B) {
 // fixture's entries are valid and already canonical, so normalising them
 // changes nothing and the same entries serve every round.
 func BenchmarkNormalizeParsed(b *testing.B) {
-	data, err := os.ReadFile("testdata/validate/entries.json")
-	if err != nil {
-		b.Fatal(err)
-	}
-	reg, ds := Parse(data, ParseOptions{Format: FormatUpstream})
-	if reg == nil || len(reg.Servers) == 0 {
-		b.Fatalf("no entries: %v", ds)
-	}
+	data, reg := validateFixture(b)
 	obj := ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "team-000"}
 	for _, s := range reg.Servers {
 		if ok, ds := NormalizeWith(s, obj, "data.servers[0]", NormalizeOptions{}); !ok || len(ds) != 0 {
@@ -73,4 +59,18 @@ func BenchmarkNormalizeParsed(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(reg.Servers)), "ns/entry")
+}
+
+// validateFixture reads testdata/validate/entries.json with Parse.
+func validateFixture(tb testing.TB) (data []byte, reg *Registry) {
+	tb.Helper()
+	data, err := os.ReadFile("testdata/validate/entries.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	reg, ds := Parse(data, ParseOptions{Format: FormatUpstream})
+	if reg == nil || len(reg.Servers) == 0 {
+		tb.Fatalf("no entries: %v", ds)
+	}
+	return data, reg
 }
