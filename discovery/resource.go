@@ -330,7 +330,8 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	}
 	internNames(slab)
 	// Copies of one object (the same kind, namespace and name): the first
-	// by compare, then by content, is used; the others are set aside (dup).
+	// by compare, then by content (compareCopies), is used; the others are
+	// set aside (dup).
 	kh := dedupe.NewHasher()
 	groups := dedupe.Groups(len(slab), func(i int) uint64 {
 		ref := &slab[i].ref
@@ -340,7 +341,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	for _, g := range groups {
 		first := &slab[g[0]]
 		for _, i := range g[1:] {
-			if r := &slab[i]; cmp.Or(r.compare(first), bytes.Compare(encode(r.obj), encode(first.obj))) < 0 {
+			if r := &slab[i]; cmp.Or(r.compare(first), compareCopies(r, first)) < 0 {
 				first = r
 			}
 		}
@@ -387,6 +388,57 @@ func (ix *resourceIndex) buildTable() {
 
 // encode is the JSON of a snapshot object, used only to order and compare
 // copies of one object; the snapshot types always encode.
+// compareCopies orders two copies of one object with different content.
+// Annotations and labels are compared by the first key (in byte order) on
+// which the two copies differ, where the copy that has the key, or the
+// smaller value, comes first; then the whole objects by their JSON, where
+// the maps, equal by then, encode alike. Metadata added to every copy alike
+// therefore never changes which copy is used: a comparison of the encodings
+// alone would, since an added key can sort between the keys where the
+// copies differ.
+func compareCopies(a, b *resource) int {
+	return cmp.Or(
+		compareMaps(a.meta.Annotations, b.meta.Annotations),
+		compareMaps(a.meta.Labels, b.meta.Labels),
+		bytes.Compare(encode(a.obj), encode(b.obj)),
+	)
+}
+
+// compareMaps orders two maps by the first key, in byte order, that only
+// one of them has or that they map to different values. It reads each map
+// once and sorts their keys: both are bounded by the object's size.
+func compareMaps(a, b map[string]string) int {
+	var first string
+	found := false
+	consider := func(k string) {
+		if !found || k < first {
+			first, found = k, true
+		}
+	}
+	for k, va := range a {
+		if vb, ok := b[k]; !ok || va != vb {
+			consider(k)
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			consider(k)
+		}
+	}
+	if !found {
+		return 0
+	}
+	va, inA := a[first]
+	vb, inB := b[first]
+	switch {
+	case inA && !inB:
+		return -1
+	case inB && !inA:
+		return 1
+	}
+	return strings.Compare(va, vb)
+}
+
 func encode(obj any) []byte {
 	b, err := json.Marshal(obj)
 	if err != nil {
