@@ -376,6 +376,12 @@ func FuzzValidateOracle(f *testing.F) {
 		`{"name":"com.example/srv","remotes":[{"type":"sse","url":"https://e.example/sse","headers":[{"name":"X","isRequired":"yes"}],"variables":{"a":{"format":"json"}}}]}`,
 		`{"name":"x","icons":[{"src":"icon.png","sizes":["48",""]}],"x":[1e400]}`,
 		"{\"name\":\"com.example/srv\",\"_meta\":{\"io.modelcontextprotocol.registry/publisher-provided\":{\"io.github.stacklok\":{\"x\":{\"permissions\":{\"network\":{\"outbound\":{\"allow_port\":[443,443.0,1e400]}}}}}}}}",
+		// Compact and valid, as the lean reading (validate_lean.go) reads it.
+		`{"name":"io.example/srv","description":"d","version":"1.0.0","icons":[{"src":"https://e.example/i.png","sizes":["48x48"]}],` +
+			`"remotes":[{"type":"sse","url":"https://e.example/sse","headers":[{"name":"X","isSecret":true}]}],` +
+			`"packages":[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","default":"v"}]}],` +
+			`"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"x":{"status":"active","tools":["t"],"tags":["ab"],` +
+			`"permissions":{"read":["/a"],"network":{"outbound":{"allow_host":[".e.example"],"allow_port":[443]}}},"metadata":{"stars":1}}}}}}`,
 	} {
 		f.Add([]byte(s))
 	}
