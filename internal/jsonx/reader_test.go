@@ -65,6 +65,12 @@ func jsonText(t *rapid.T) []byte {
 	} else {
 		b, _ = json.Marshal(v)
 	}
+	return damage(t, b)
+}
+
+// damage, one time in three, deletes, overwrites or inserts one byte of a
+// non-empty text b, drawing bytes that matter to a JSON scanner.
+func damage(t *rapid.T, b []byte) []byte {
 	if len(b) > 0 && rapid.IntRange(0, 2).Draw(t, "damage") == 0 {
 		i := rapid.IntRange(0, len(b)-1).Draw(t, "at")
 		switch rapid.IntRange(0, 2).Draw(t, "how") {

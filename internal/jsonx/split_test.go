@@ -181,18 +181,7 @@ func objectText(t *rapid.T) []byte {
 		b = append(b, v...)
 	}
 	b = append(b, space()+"}"...)
-	if rapid.IntRange(0, 2).Draw(t, "damage") == 0 {
-		i := rapid.IntRange(0, len(b)-1).Draw(t, "at")
-		switch rapid.IntRange(0, 2).Draw(t, "how") {
-		case 0:
-			b = append(b[:i:i], b[i+1:]...)
-		case 1:
-			b[i] = rapid.SampledFrom([]byte(`{}[],:"\ 0a-.eE+tfn`+"\x00\x1f\xff")).Draw(t, "byte")
-		default:
-			b = append(b[:i:i], append([]byte{rapid.SampledFrom([]byte(`{}[],:"\ 0e`)).Draw(t, "insert")}, b[i:]...)...)
-		}
-	}
-	return b
+	return damage(t, b)
 }
 
 // TestSplitObject: SplitObject reads every text, valid or not, as the loop
