@@ -234,8 +234,16 @@ func TestCompatEdgeCases(t *testing.T) {
 		// Once reported as bugs, now regressions.
 		{name: "null-raw-fields", check: sameEntries,
 			in: `{"servers":{"fetch":{` + img + `,"custom_metadata":null,"tool_definitions":null,"provenance":{"sigstore_url":"tuf-repo-cdn.sigstore.dev","repository_uri":"https://github.com/acme/fetch","signer_identity":"/.github/workflows/release.yml","runner_environment":"github-hosted","cert_issuer":"https://token.actions.githubusercontent.com","attestation":{"predicate_type":"https://slsa.dev/provenance/v1","predicate":null}}}}}`},
-		{name: "repeated-key", check: sameEntries,
-			in: `{"servers":{"fetch":{"image":"x:1","description":"first"},"fetch":{"image":"x:2","description":"second"}}}`},
+		// The same entries as ToolHive (the last "fetch"), and a warning
+		// that the first was dropped.
+		{name: "repeated-key",
+			in: `{"servers":{"fetch":{"image":"x:1","description":"first"},"fetch":{"image":"x:2","description":"second"}}}`,
+			check: func(t *testing.T, r edgeResult) {
+				if d := entryDiff(t, r); d != "" {
+					t.Errorf("entries differ (-ToolHive +mcpreg):\n%s", d)
+				}
+				wantReasons(t, r.ds, model.ReasonDuplicateKey)
+			}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -186,5 +186,5 @@ var mergeReasons = []model.Reason{
 	model.ReasonConflictError, model.ReasonNameCollision, model.ReasonNameTooLong,
 	model.ReasonDescriptionTooLong, model.ReasonPartialSyncFailure, model.ReasonOutputTooLarge,
 	model.ReasonInvalidFilter, model.ReasonMissingDescription, model.ReasonDuplicateRemoteURL,
-	model.ReasonSourceNotMergeable, model.ReasonNoConfigMapSource,
+	model.ReasonSourceNotMergeable, model.ReasonNoConfigMapSource, model.ReasonDuplicateKey,
 }

@@ -126,6 +126,10 @@ const (
 	// publisher-provided _meta, measured as the registry server measures it,
 	// is over the size limit: the server would fail the whole source for it.
 	ReasonMetaTooLarge Reason = "MetaTooLarge"
+	// ReasonDuplicateKey (Warning) says an object of registry data gives a
+	// key more than once: the last member is kept, as encoding/json (and so
+	// ToolHive's registry server) reads it, and the earlier ones are dropped.
+	ReasonDuplicateKey Reason = "DuplicateKey"
 	// ReasonDuplicatePackage (Warning) says a package repeating the
 	// (registryType, identifier, transport type) of an earlier package of
 	// the same entry was removed: the server fails the whole source for it.
@@ -193,7 +197,7 @@ func Reasons() []Reason {
 		ReasonGatewayAddressPending, ReasonNoConcreteHostname, ReasonAmbiguousBackends,
 		ReasonDuplicateName, ReasonDuplicateRemoteURL, ReasonGroupRefNotFound,
 		ReasonSourceNotMergeable, ReasonNoConfigMapSource,
-		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicatePackage, ReasonDuplicateRemote,
+		ReasonEmptyRegistry, ReasonMetaTooLarge, ReasonDuplicateKey, ReasonDuplicatePackage, ReasonDuplicateRemote,
 		ReasonInexactNumber,
 		ReasonGatewayNotReady, ReasonListenerNotReady, ReasonShadowedByRoute, ReasonMethodNotRouted,
 		ReasonPrivateEndpoint, ReasonBlockedEndpoint,

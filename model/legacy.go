@@ -394,6 +394,7 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 	ms, _ := jsonx.Members(raw)
 	// A key given twice means its last value, as encoding/json (and so
 	// ToolHive) reads it; then keys in order, whatever the member order.
+	c.ds = duplicateKeys(c.ds, ms, c.opts.Source, func(key string) string { return c.opts.field(path + "[" + key + "]") }, &c.lim)
 	ms = lastOfEachKey(ms)
 	slices.SortFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
 	for _, m := range ms {
@@ -430,6 +431,7 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	c := &legacyCollector{opts: opts, byName: map[string]int{}}
 	top, _ := jsonx.Members(data)
+	c.ds = duplicateKeys(c.ds, top, opts.Source, opts.field, &c.lim)
 	top = lastOfEachKey(top)
 	reg := &Registry{Schema: RegistrySchemaURL, Version: RegistryVersion}
 	var servers, remotes, groups json.RawMessage
@@ -472,6 +474,7 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 		}
 	case '{':
 		ms, _ := jsonx.Members(groups)
+		c.ds = duplicateKeys(c.ds, ms, opts.Source, func(key string) string { return opts.field("groups[" + key + "]") }, &c.lim)
 		ms = lastOfEachKey(ms)
 		slices.SortFunc(ms, func(a, b jsonx.Member) int { return strings.Compare(a.Key, b.Key) })
 		for _, m := range ms {
@@ -493,6 +496,7 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 		// Container servers before remote ones, as at top level, whatever
 		// order the group's members come in.
 		var gs, gr json.RawMessage
+		c.ds = duplicateKeys(c.ds, gm, opts.Source, func(key string) string { return opts.field(gpaths[i] + "." + key) }, &c.lim)
 		for _, m := range lastOfEachKey(gm) {
 			switch m.Key {
 			case "servers":

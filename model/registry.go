@@ -518,6 +518,8 @@ func jsonError(data []byte) string {
 
 func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 	var ds Diagnostics
+	var lim limiter
+	ds = duplicateKeys(ds, sc.top, opts.Source, opts.field, &lim)
 	top := lastOfEachKey(sc.top)
 	reg := &Registry{}
 	var data, servers json.RawMessage
@@ -542,6 +544,7 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 				dm, _ = jsonx.Members(data)
 			}
 			ds = append(ds, unreadDataServers(dm, opts)...)
+			ds = duplicateKeys(ds, dm, opts.Source, func(key string) string { return opts.field("data." + key) }, &lim)
 			for _, d := range lastOfEachKey(dm) {
 				if d.Key == "servers" {
 					servers = d.Value
@@ -552,10 +555,9 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 		}
 	}
 	if servers == nil || jsonx.Kind(servers) == 'n' {
-		return reg, ds
+		return reg, lim.flush(ds, opts.Source)
 	}
 	list := opts.field("data.servers")
-	var lim limiter
 	if entries, others := sc.upstreamCapture(data, servers); entries != nil {
 		// The entries scan split and read: no second pass over them. The
 		// list of those kept takes the place of the list scanned.
@@ -568,6 +570,9 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 					ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: server entry is %s", describeKind(raw)))
 				}
 				continue
+			}
+			if read := sc.repeats[i]; read != nil {
+				ds = duplicateKeys(ds, read, opts.Source, entryKeyField(list, i), &lim)
 			}
 			if !addUpstreamServer(reg, s, list, i, opts, &ds, &lim) {
 				*s = Server{}
@@ -583,16 +588,24 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 	}
 	reg.Servers = make([]*Server, 0, len(els))
 	for i, el := range els {
-		s, err := parseValidServer(el)
+		s, read, err := parseValidServerMembers(el)
 		if err != nil {
 			if lim.ok(ReasonInvalidEntry, SeverityWarning) {
 				ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, fmt.Sprintf("%s[%d]", list, i), "skipped: %v", err))
 			}
 			continue
 		}
+		if read != nil {
+			ds = duplicateKeys(ds, read, opts.Source, entryKeyField(list, i), &lim)
+		}
 		addUpstreamServer(reg, s, list, i, opts, &ds, &lim)
 	}
 	return reg, lim.flush(ds, opts.Source)
+}
+
+// entryKeyField returns the path of a member of element i of list.
+func entryKeyField(list string, i int) func(key string) string {
+	return func(key string) string { return fmt.Sprintf("%s[%d].%s", list, i, key) }
 }
 
 // addUpstreamServer adds entry i of data.servers to reg, unless it has no

@@ -29,6 +29,10 @@ type scanned struct {
 	// bytes are in others, in order.
 	entries []*Server
 	others  [][]byte
+	// repeats holds, by position in entries, the members as read of the
+	// entries that give a key more than once (their Servers keep the last
+	// member of each key), for the DuplicateKey diagnostics.
+	repeats map[int][]jsonx.Member
 	// block is the block of entries being filled, like chunk below, and
 	// blockStart the position in entries of its first.
 	block      []Server
@@ -109,7 +113,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		// that a large list rarely grows.
 		sc.entries = make([]*Server, 0, (r.Len()-r.Pos())/768+1)
 	}
-	sc.entries, sc.others = sc.entries[:0], sc.others[:0]
+	sc.entries, sc.others, sc.repeats = sc.entries[:0], sc.others[:0], nil
 	sc.block, sc.blockStart = nil, 0
 	// The entries whose members and spans lie in the current blocks, with
 	// their offsets there: trim moves them to exact-size blocks at the end.
@@ -169,7 +173,12 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		dup := facts.MayRepeat && hasDuplicateKeys(members)
 		if dup {
 			// Later duplicates of a key win, as in encoding/json; the
-			// entry keeps a list of its own (the chunk's slots are left).
+			// entry keeps a list of its own (the chunk's slots are left,
+			// and repeats keeps them for the diagnostics).
+			if sc.repeats == nil {
+				sc.repeats = map[int][]jsonx.Member{}
+			}
+			sc.repeats[len(sc.entries)] = members
 			members = dedupeMembers(members)
 		} else if end > first {
 			inChunk = append(inChunk, blockUse{entry: len(sc.entries), off: first})

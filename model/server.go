@@ -110,18 +110,27 @@ func ParseServer(data []byte) (*Server, error) {
 
 // parseValidServer is ParseServer for bytes already checked by json.Valid.
 func parseValidServer(data []byte) (*Server, error) {
+	s, _, err := parseValidServerMembers(data)
+	return s, err
+}
+
+// parseValidServerMembers is parseValidServer that also returns the
+// entry's members as read when it repeats a key (nil otherwise), for the
+// DuplicateKey diagnostics.
+func parseValidServerMembers(data []byte) (*Server, []jsonx.Member, error) {
 	ms, err := jsonx.Members(data)
 	if err != nil {
-		return nil, fmt.Errorf("server entry is %s", describeKind(data))
+		return nil, nil, fmt.Errorf("server entry is %s", describeKind(data))
 	}
 	s := &Server{members: ms, compact: !jsonx.HasSpace(data)}
 	// Later duplicates of a key win, as in encoding/json; drop the earlier ones
 	// so that output never carries two members with one key.
+	var read []jsonx.Member
 	if hasDuplicateKeys(ms) {
-		s.members = dedupeMembers(ms)
+		read, s.members = ms, dedupeMembers(ms)
 	}
 	s.readCached()
-	return s, nil
+	return s, read, nil
 }
 
 // stringIn decodes a string literal of the entry as jsonx.String does,
@@ -186,6 +195,33 @@ func hasDuplicateKeys(ms []jsonx.Member) bool {
 		seen[m.Key] = struct{}{}
 	}
 	return false
+}
+
+// duplicateKeys appends to ds a DuplicateKey warning for each key that ms,
+// the members of one object, gives more than once, in the order of the
+// keys' first members; field(key) is the path of the key's member. It reads
+// ms once (and once more only when a key repeats) and asks lim before
+// building each diagnostic, so a hostile object costs one summary.
+func duplicateKeys(ds Diagnostics, ms []jsonx.Member, obj ObjectRef, field func(key string) string, lim *limiter) Diagnostics {
+	if !hasDuplicateKeys(ms) {
+		return ds
+	}
+	count := make(map[string]int, len(ms))
+	for _, m := range ms {
+		count[m.Key]++
+	}
+	for _, m := range ms {
+		n := count[m.Key]
+		if n < 2 {
+			continue
+		}
+		count[m.Key] = 0 // reported
+		if lim.ok(ReasonDuplicateKey, SeverityWarning) {
+			ds = append(ds, Warningf(ReasonDuplicateKey, obj, field(m.Key),
+				"key %q is given %d times; the last member is kept, as encoding/json reads it, and the others are dropped", m.Key, n))
+		}
+	}
+	return ds
 }
 
 func dedupeMembers(ms []jsonx.Member) []jsonx.Member {
