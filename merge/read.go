@@ -264,7 +264,7 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(i, j int) int {
+	sortByKeys(heads, order, make([]int, len(order)), func(i, j int) int {
 		a, b := &heads[i], &heads[j]
 		if c := compareHeadNames(a, b); c != 0 {
 			return c
