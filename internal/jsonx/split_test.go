@@ -54,7 +54,7 @@ func splitSimple(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
 // splitFast is SplitObject appending to a slice of room for two members,
 // so that both its paths (room left, append) are taken.
 func splitFast(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
-	return r.SplitObject(make([]Member, 0, 2), idx)
+	return r.SplitObject(make([]Member, 0, 2), idx, nil)
 }
 
 // checkPlain checks that KeyFacts.Plain marks only members whose values
@@ -95,7 +95,7 @@ func plainLiteral(v []byte) bool {
 // of an object followed by at least eight bytes, and for no other.
 func TestSplitObjectPlain(t *testing.T) {
 	r := NewReader([]byte(`{"a":"x","b":1,"c":"caf\u00e9","d":"` + strings.Repeat("y", 40) + `","e":"","f":["z"],"g":"\u0000"}` + strings.Repeat(" ", 8)))
-	_, facts, ok := r.SplitObject(nil, nil)
+	_, facts, ok := r.SplitObject(nil, nil, nil)
 	if !ok || r.End() != nil {
 		t.Fatal("not read")
 	}
@@ -322,7 +322,7 @@ func TestLastSpace(t *testing.T) {
 			"Skip":        func(r *Reader) { r.Skip() },
 			"SkipIndexed": func(r *Reader) { r.SkipIndexed(&Index{}) },
 			"SplitObject": func(r *Reader) {
-				if _, _, ok := r.SplitObject(nil, &Index{}); !ok {
+				if _, _, ok := r.SplitObject(nil, &Index{}, nil); !ok {
 					r.Skip()
 				}
 			},
