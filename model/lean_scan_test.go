@@ -256,6 +256,8 @@ func TestLeanScanCases(t *testing.T) {
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9900) + `}`, true},
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9994) + `}`, false},
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9995) + `}`, false},
+		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9996) + `}`, false}, // too deep
+		{"repository", `{"url":"https://github.com/a/b","source":"github","x":[` + deep(9995) + `]}`, false}, // too deep
 		{KeyMeta, ext(`,"proxy_port":8080`), true},
 		{KeyMeta, ext(`,"proxy_port":08080`), false},
 		{KeyMeta, ext(`,"proxy_port":80.`), false},
@@ -292,6 +294,48 @@ func TestLeanScanCases(t *testing.T) {
 	for _, s := range reg.Servers {
 		if !s.fused {
 			t.Errorf("%s: not read lean by the scan", s.Name())
+		}
+	}
+}
+
+// TestLeanScanForgets: an entry whose large member is set or deleted after
+// Parse is validated and normalised as one read without the scan's lean
+// reading: what that reading found is of the members it read.
+func TestLeanScanForgets(t *testing.T) {
+	entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","remotes":[{"type":"sse","url":"https://a.example.com/sse"},` +
+		`{"type":"sse","url":"https://b.example.com/sse"}],"packages":[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"}}],` +
+		`"_meta":{"` + PublisherProvidedKey + `":{"` + ToolHivePublisher + `":{"img":{"status":"active","metadata":{"stars":12345678901234567890}}}}}}`
+	doc := []byte(`{"data":{"servers":[` + entry + `]}}`)
+	obj := ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "cm"}
+	for _, change := range []func(s *Server){
+		func(s *Server) { s.Set(KeyRemotes, json.RawMessage(`[{"type":"stdio"}]`)) },
+		func(s *Server) { s.Set(KeyRemotes, json.RawMessage(`[{"type":"sse","url":"https://a.example.com/sse"}]`)) },
+		func(s *Server) { s.Delete(KeyRemotes) },
+		func(s *Server) { s.Set(KeyPackages, json.RawMessage(`[{"registryType":"oci"}]`)) },
+		func(s *Server) { s.Delete(KeyMeta) },
+		func(s *Server) { v, _ := s.Get(KeyPackages); s.Set(KeyRemotes, v) },
+		func(s *Server) { v, _ := s.Get(KeyRemotes); s.Set(KeyPackages, v) },
+		func(s *Server) { s.Set(KeyMeta, json.RawMessage(`{"`+PublisherProvidedKey+`":{"p":{"k":{"a":0.1}}}}`)) },
+		func(s *Server) { s.Set("repository", json.RawMessage(`{"url":"not a uri","source":"github"}`)) },
+	} {
+		want, _ := parse(doc, ParseOptions{Format: FormatUpstream}, false)
+		got, _ := parse(doc, ParseOptions{Format: FormatUpstream}, true)
+		w, g := want.Servers[0], got.Servers[0]
+		if !g.fused {
+			t.Fatal("the entry is not read lean by the scan")
+		}
+		change(w)
+		change(g)
+		if diff := cmp.Diff(ValidateServer(w, obj, "p"), ValidateServer(g, obj, "p")); diff != "" {
+			t.Errorf("%s: validation differs (-scan +lean scan):\n%s", w.AppendJSON(nil), diff)
+		}
+		wok, wds := NormalizeWith(w, obj, "p", NormalizeOptions{})
+		gok, gds := NormalizeWith(g, obj, "p", NormalizeOptions{})
+		if diff := cmp.Diff(wds, gds); wok != gok || diff != "" {
+			t.Errorf("%s: NormalizeWith %v, want %v; diagnostics (-scan +lean scan):\n%s", w.AppendJSON(nil), gok, wok, diff)
+		}
+		if !bytes.Equal(g.AppendJSON(nil), w.AppendJSON(nil)) {
+			t.Errorf("normalised writes %s, want %s", g.AppendJSON(nil), w.AppendJSON(nil))
 		}
 	}
 }
