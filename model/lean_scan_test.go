@@ -256,7 +256,7 @@ func TestLeanScanCases(t *testing.T) {
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9900) + `}`, true},
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9994) + `}`, false},
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9995) + `}`, false},
-		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9996) + `}`, false}, // too deep
+		{"repository", `{"url":"https://github.com/a/b","source":"github","x":` + deep(9996) + `}`, false},   // too deep
 		{"repository", `{"url":"https://github.com/a/b","source":"github","x":[` + deep(9995) + `]}`, false}, // too deep
 		{KeyMeta, ext(`,"proxy_port":8080`), true},
 		{KeyMeta, ext(`,"proxy_port":08080`), false},
@@ -309,7 +309,9 @@ func TestLeanScanForgets(t *testing.T) {
 	obj := ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "cm"}
 	for _, change := range []func(s *Server){
 		func(s *Server) { s.Set(KeyRemotes, json.RawMessage(`[{"type":"stdio"}]`)) },
-		func(s *Server) { s.Set(KeyRemotes, json.RawMessage(`[{"type":"sse","url":"https://a.example.com/sse"}]`)) },
+		func(s *Server) {
+			s.Set(KeyRemotes, json.RawMessage(`[{"type":"sse","url":"https://a.example.com/sse"}]`))
+		},
 		func(s *Server) { s.Delete(KeyRemotes) },
 		func(s *Server) { s.Set(KeyPackages, json.RawMessage(`[{"registryType":"oci"}]`)) },
 		func(s *Server) { s.Delete(KeyMeta) },

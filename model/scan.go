@@ -145,7 +145,9 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		start := r.Pos()
 		// The containers of the entry are recorded as they are validated,
 		// so that validating the entry against the schema later finds
-		// where each nested object ends without scanning it again.
+		// where each nested object ends without scanning it again; those
+		// of the members the lean reading reads as they are scanned (see
+		// leanScan) are not, since that reading needs none later.
 		// Blocks are sized by the bytes left, so that a small document
 		// does not allocate a block for a large one: an entry of b bytes
 		// has at most b/2 containers.
@@ -212,6 +214,12 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
 		if !sc.noIndex {
 			e.raw, e.index, e.indexed, e.bigNumbers, e.inexact = raw, idx.Spans[:n:n], true, idx.BigNumbers, idx.Inexact
+			if n == 0 {
+				// Empty, as when the lean reading read every container:
+				// a slice of the block, even of none of it, would keep
+				// the block alive, and trim does not move it.
+				e.index = []jsonx.Span{}
+			}
 			// An entry with a repeated key keeps the last member of it:
 			// its facts are left to leanEntry, as those of an entry with a
 			// value the lean reading declined.
