@@ -310,7 +310,7 @@ func (m *merger) reindex(parts []*part) {
 }
 
 // urlRef is a remote URL of an entry with its hash (maphash.String with the
-// merger's seed).
+// merger's seed). A part keeps those of the entries it does not drop.
 type urlRef struct {
 	hash uint64
 	url  string
@@ -333,9 +333,6 @@ type urlFirst struct {
 func (m *merger) indexSharedURLs(refs []urlRef) {
 	for i := range refs {
 		r := &refs[i]
-		if r.e.dropped {
-			continue
-		}
 		m.indexSharedURL(r.hash, r.url, r.e)
 	}
 }

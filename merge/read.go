@@ -234,7 +234,10 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		e.pass = m.filter.Match(s)
 		heads = append(heads, headOf(e))
 	}
-	p.dedupe(heads, m.strategy == StrategyVersions)
+	if p.dedupe(heads, m.strategy == StrategyVersions) > 0 {
+		// The URLs of the duplicates dropped are not indexed.
+		p.urlRefs = slices.DeleteFunc(p.urlRefs, func(r urlRef) bool { return r.e.dropped })
+	}
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
 	return p
 }
@@ -252,11 +255,11 @@ func sumJSON(s *model.Server, buf *[]byte) [sha256.Size]byte {
 
 // dedupe keeps the first entry of each name (of each name and version, when
 // versions) in the order read, with a DuplicateServer warning for each
-// other, and leaves the entries sorted by name, then version, in p.entries
+// other (marked dropped, and counted in what it returns), and leaves the entries sorted by name, then version, in p.entries
 // and their records in p.heads. heads are the records of the entries in
 // the order read: sorting them, not pointers to the entries, compares keys
 // that lie side by side in memory, and reads an entry only for a tie.
-func (p *part) dedupe(heads []treeHead, versions bool) {
+func (p *part) dedupe(heads []treeHead, versions bool) (dropped int) {
 	// Sort positions, not the records: a comparison reads two records in
 	// place, a swap moves two small numbers. The position of a record is
 	// also its order read, the last tie-break.
@@ -296,12 +299,14 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 		}
 		out = append(out, h)
 	}
+	dropped = len(heads) - len(out)
 	clear(heads[len(out):])
 	p.heads = out
 	p.entries = make([]*entry, len(out))
 	for i := range out {
 		p.entries[i] = out[i].e
 	}
+	return dropped
 }
 
 // permute puts heads in the order order gives, in place: heads[j] becomes

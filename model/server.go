@@ -466,7 +466,9 @@ func (s *Server) RemoteURLs() iter.Seq[string] {
 		_ = jsonx.ForEachElementIn(raw, &x, func(el []byte) bool {
 			var url []byte
 			_ = jsonx.ForEachMemberIn(el, &x, func(k, v []byte) bool {
-				if jsonx.KeyIs(k, "url") {
+				// A key without escapes is "url" only as those bytes;
+				// only one with escapes needs decoding.
+				if string(k) == "url" || bytes.IndexByte(k, '\\') >= 0 && jsonx.KeyIs(k, "url") {
 					url = v // the last one counts, as in Remotes
 				}
 				return true
