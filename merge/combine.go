@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"time"
@@ -55,9 +56,15 @@ type merger struct {
 	// set), and a name held once is found in pass or fail instead; a
 	// second merge would index everything again.
 	once, sparse bool
-	// firstURL is, while a sparse index is built, the first entry of each
-	// remote URL.
-	firstURL map[string]*entry
+	// firstURL is, while a sparse index is built, the first remote URL of
+	// each hash with its first entry, and firstMore the first entry of each
+	// other URL of a hash already taken.
+	firstURL  map[uint64]urlFirst
+	firstMore map[string]*entry
+	// seed keys the hashes of remote URLs (urlRef): random, so that no
+	// tenant can choose URLs whose hashes collide; what the index holds
+	// does not depend on it.
+	seed maphash.Seed
 	// pass and fail are the entries of parts the filter keeps and removes
 	// under the names they were read with, sorted by name, then version.
 	pass, fail []*entry
@@ -111,7 +118,7 @@ func (h *holders) remove(e *entry) {
 }
 
 func newMerger(in Source, opts Options) *merger {
-	m := &merger{in: in, opts: opts, owner: in.owner(), key: in.Key}
+	m := &merger{in: in, opts: opts, owner: in.owner(), key: in.Key, seed: maphash.MakeSeed()}
 	if m.key == "" {
 		m.key = model.DefaultRegistryKey
 	}
@@ -235,8 +242,9 @@ func (m *merger) setParts(parts []*part) {
 // removed lists come out of the same pass.
 func (m *merger) reindex(parts []*part) {
 	runs := make([][]treeHead, len(parts))
-	n := 0
+	n, refs := 0, 0
 	for i, p := range parts {
+		refs += len(p.urlRefs)
 		p.idx = i
 		runs[i] = p.heads
 		if len(p.heads) != len(p.entries) {
@@ -252,7 +260,8 @@ func (m *merger) reindex(parts []*part) {
 	if m.sparse {
 		m.names = make(map[string]holders)
 		m.urls = make(map[string]holders)
-		m.firstURL = make(map[string]*entry, n/2)
+		m.firstURL = make(map[uint64]urlFirst, refs)
+		m.firstMore = nil
 	} else {
 		m.names = make(map[string]holders, n)
 		m.urls = make(map[string]holders, n)
@@ -283,35 +292,85 @@ func (m *merger) reindex(parts []*part) {
 		m.names[e.orig] = h
 	}
 	for _, p := range parts {
-		for _, e := range p.entries {
-			if m.sparse {
-				m.indexSharedURLs(e)
-			} else {
+		switch {
+		case m.sparse && len(p.urlRefs) > 0:
+			m.indexSharedURLs(p.urlRefs)
+		case m.sparse:
+			for _, e := range p.entries {
+				m.indexSharedURLsOf(e)
+			}
+		default:
+			for _, e := range p.entries {
 				m.indexURLs(e)
 			}
 		}
+		p.urlRefs = nil
 	}
-	m.firstURL = nil
+	m.firstURL, m.firstMore = nil, nil
 }
 
-// indexSharedURLs is indexURLs for a sparse index: a URL's first entry goes
-// to firstURL, and only a URL used again to urls, with all its entries.
-func (m *merger) indexSharedURLs(e *entry) {
-	for _, u := range e.urls {
-		first, ok := m.firstURL[u]
-		if !ok {
-			m.firstURL[u] = e
-			continue
-		}
-		h, ok := m.urls[u]
-		if !ok {
-			h = holders{n: 1, one: first}
-			m.shared[u] = struct{}{}
-		}
-		h.n++
-		h.add(e)
-		m.urls[u] = h
+// urlRef is a remote URL of an entry with its hash (maphash.String with the
+// merger's seed). A part keeps those of the entries it does not drop.
+type urlRef struct {
+	hash uint64
+	url  string
+	e    *entry
+}
+
+// urlFirst is the first remote URL of a hash and its first entry.
+type urlFirst struct {
+	url string
+	e   *entry
+}
+
+// indexSharedURLs is indexURLs for a sparse index, for the remote URLs of a
+// part's entries as read: a URL's first entry goes to firstURL, and only a
+// URL used again to urls, with all its entries. The index is keyed by the
+// URLs' hashes, which read computed while the URLs' bytes were in the
+// cache: a URL used once, most of them, is then not read again. The order
+// in which a URL's entries are added does not matter: the combine marks
+// them all, then sorts what it marked.
+func (m *merger) indexSharedURLs(refs []urlRef) {
+	for i := range refs {
+		r := &refs[i]
+		m.indexSharedURL(r.hash, r.url, r.e)
 	}
+}
+
+// indexSharedURLsOf is indexSharedURLs for the remote URLs of e, hashed
+// here.
+func (m *merger) indexSharedURLsOf(e *entry) {
+	for _, u := range e.urls {
+		m.indexSharedURL(maphash.String(m.seed, u), u, e)
+	}
+}
+
+// indexSharedURL indexes u, of hash h, for e.
+func (m *merger) indexSharedURL(hash uint64, u string, e *entry) {
+	f, ok := m.firstURL[hash]
+	if !ok {
+		m.firstURL[hash] = urlFirst{url: u, e: e}
+		return
+	}
+	first := f.e
+	if f.url != u {
+		// Another URL has the hash: such URLs are looked up by URL.
+		if first, ok = m.firstMore[u]; !ok {
+			if m.firstMore == nil {
+				m.firstMore = make(map[string]*entry)
+			}
+			m.firstMore[u] = e
+			return
+		}
+	}
+	h, ok := m.urls[u]
+	if !ok {
+		h = holders{n: 1, one: first}
+		m.shared[u] = struct{}{}
+	}
+	h.n++
+	h.add(e)
+	m.urls[u] = h
 }
 
 // defined returns how many ConfigMaps define name.

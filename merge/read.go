@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"crypto/sha256"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"unsafe"
@@ -39,6 +40,10 @@ type part struct {
 	// heads are the loser tree's records of entries, until the merge
 	// that reads the part has used them.
 	heads []treeHead
+	// urlRefs are, for a merge that merges once, the remote URLs of the
+	// entries in the order read, each with its hash and entry, until that
+	// merge has indexed them (see indexSharedURLs).
+	urlRefs []urlRef
 	// ds are the diagnostics of reading, sorted.
 	ds model.Diagnostics
 	// idx is the part's position in merge order, set by the merge.
@@ -82,6 +87,8 @@ type entry struct {
 	// pass says whether the filter keeps the entry under the name it was
 	// read with.
 	pass bool
+	// dropped is set for an entry dedupe drops as a duplicate.
+	dropped bool
 
 	// What the last combine decided for an entry that is in conflict or
 	// shares a remote URL (mark is then the combine's epoch): whether it
@@ -216,11 +223,21 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			urls = append(urls, u)
 		}
 		e.urls = urls[first:len(urls):len(urls)]
+		if m.once {
+			// Hashed now, while the URLs' bytes are in the cache; the
+			// index reads them again only for a hash it has seen.
+			for _, u := range e.urls {
+				p.urlRefs = append(p.urlRefs, urlRef{hash: maphash.String(m.seed, u), url: u, e: e})
+			}
+		}
 		e.sum = sumJSON(s, &buf)
 		e.pass = m.filter.Match(s)
 		heads = append(heads, headOf(e))
 	}
-	p.dedupe(heads, m.strategy == StrategyVersions)
+	if p.dedupe(heads, m.strategy == StrategyVersions) > 0 {
+		// The URLs of the duplicates dropped are not indexed.
+		p.urlRefs = slices.DeleteFunc(p.urlRefs, func(r urlRef) bool { return r.e.dropped })
+	}
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
 	return p
 }
@@ -238,11 +255,11 @@ func sumJSON(s *model.Server, buf *[]byte) [sha256.Size]byte {
 
 // dedupe keeps the first entry of each name (of each name and version, when
 // versions) in the order read, with a DuplicateServer warning for each
-// other, and leaves the entries sorted by name, then version, in p.entries
+// other (marked dropped, and counted in what it returns), and leaves the entries sorted by name, then version, in p.entries
 // and their records in p.heads. heads are the records of the entries in
 // the order read: sorting them, not pointers to the entries, compares keys
 // that lie side by side in memory, and reads an entry only for a tie.
-func (p *part) dedupe(heads []treeHead, versions bool) {
+func (p *part) dedupe(heads []treeHead, versions bool) (dropped int) {
 	// Sort positions, not the records: a comparison reads two records in
 	// place, a swap moves two small numbers. The position of a record is
 	// also its order read, the last tie-break.
@@ -250,7 +267,7 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(i, j int) int {
+	sortByKeys(heads, order, make([]int, len(order)), func(i, j int) int {
 		a, b := &heads[i], &heads[j]
 		if c := compareHeadNames(a, b); c != 0 {
 			return c
@@ -271,21 +288,25 @@ func (p *part) dedupe(heads []treeHead, versions bool) {
 			case !versions && first.orig == e.orig:
 				p.ds = append(p.ds, model.Warningf(model.ReasonDuplicateServer, p.ref, entryField(p.field, e.s),
 					"server %q skipped: %s of this ConfigMap has the same name; the first is kept", e.orig, first.fieldOf()))
+				e.dropped = true
 				continue
 			case versions && first.orig == e.orig && first.ver == e.ver:
 				p.ds = append(p.ds, model.Warningf(model.ReasonDuplicateServer, p.ref, entryField(p.field, e.s),
 					"server %q version %q skipped: %s of this ConfigMap has the same name and version; the first is kept", e.orig, e.ver, first.fieldOf()))
+				e.dropped = true
 				continue
 			}
 		}
 		out = append(out, h)
 	}
+	dropped = len(heads) - len(out)
 	clear(heads[len(out):])
 	p.heads = out
 	p.entries = make([]*entry, len(out))
 	for i := range out {
 		p.entries[i] = out[i].e
 	}
+	return dropped
 }
 
 // permute puts heads in the order order gives, in place: heads[j] becomes

@@ -490,46 +490,53 @@ func (d leanDraw) meta() string {
 		[2]string{"io.example/other", d.v("other meta", []string{`{"x":1}`}, `5`)})
 }
 
+// entry draws an entry that holds one of the members the lean reading
+// reads, key, drawn by leanDraw, the others valid mostly.
+func (d leanDraw) entry() (key, entry string) {
+	t := d.t
+	var value string
+	key = rapid.SampledFrom([]string{"repository", "icons", KeyRemotes, KeyPackages, KeyMeta}).Draw(t, "member")
+	switch key {
+	case "icons":
+		value = d.arr("icons", func() string {
+			return d.obj([2]string{"src", d.v("src", []string{`"https://x.example.com/i.png"`}, `"icon.png"`, `"https://x.example.com/`+strings.Repeat("a", 240)+`"`, `5`)},
+				[2]string{"mimeType", d.v("mime", []string{`"image/png"`, `"image/svg+xml"`}, `"image/gif"`, `5`)},
+				[2]string{"theme", d.v("theme", []string{`"light"`, `"dark"`}, `"blue"`)},
+				[2]string{"sizes", d.strList("sizes", []string{`"48x48"`, `"any"`, `"48x48"`}, `"48"`, `""`, `5`)})
+		})
+	case "repository":
+		value = d.obj([2]string{"url", d.v("url", []string{`"https://github.com/a/b"`}, `"not a uri"`, `5`, `"https:\/\/github.com"`)},
+			[2]string{"source", d.v("source", []string{`"github"`}, `5`)},
+			[2]string{"id", d.str()}, [2]string{"subfolder", d.str()})
+	case KeyRemotes:
+		value = d.arr("remotes", func() string { return d.transport(true) })
+	case KeyPackages:
+		value = d.arr("packages", d.pkg)
+	case KeyMeta:
+		value = d.meta()
+	}
+	top := d.obj([2]string{"$schema", d.v("schema", []string{`"` + ServerSchemaURL + `"`, `"https://example.com/s.json"`}, `"not a uri"`, `5`)},
+		[2]string{"websiteUrl", d.v("website", []string{`"https://x.example.com/mcp"`}, `"not a uri"`, `"https:\/\/x.example.com"`, `5`)},
+		[2]string{"title", d.v("title", []string{`"T"`, `"A title"`}, `""`, `"`+strings.Repeat("t", 101)+`"`, `5`)},
+		[2]string{"x-number", d.v("number", []string{`1`}, `1e400`, `-1e999`)})
+	name := d.v("name", []string{`"io.example/xy"`}, `"io.example/x"`, `"ab"`, `5`)
+	description := d.v("description", []string{`"d"`}, `""`, `"`+strings.Repeat("é", 101)+`"`, `5`)
+	version := d.v("version", []string{`"1.0.0"`}, `"latest"`, `""`, `5`)
+	entry = `{"name":` + name + `,"description":` + description + `,"version":` + version + `,"` + key + `":` + value
+	if top != "{}" {
+		entry += "," + top[1:]
+	} else {
+		entry += "}"
+	}
+	return key, entry
+}
+
 // TestLeanAgreesOnMembers is TestLeanAgreesWithChecks for members drawn by
 // leanDraw, in an entry that is otherwise valid.
 func TestLeanAgreesOnMembers(t *testing.T) {
 	var yes, no, whole int
 	rapid.Check(t, func(t *rapid.T) {
-		d := newLeanDraw(t)
-		var value string
-		key := rapid.SampledFrom([]string{"repository", "icons", KeyRemotes, KeyPackages, KeyMeta}).Draw(t, "member")
-		switch key {
-		case "icons":
-			value = d.arr("icons", func() string {
-				return d.obj([2]string{"src", d.v("src", []string{`"https://x.example.com/i.png"`}, `"icon.png"`, `"https://x.example.com/`+strings.Repeat("a", 240)+`"`, `5`)},
-					[2]string{"mimeType", d.v("mime", []string{`"image/png"`, `"image/svg+xml"`}, `"image/gif"`, `5`)},
-					[2]string{"theme", d.v("theme", []string{`"light"`, `"dark"`}, `"blue"`)},
-					[2]string{"sizes", d.strList("sizes", []string{`"48x48"`, `"any"`, `"48x48"`}, `"48"`, `""`, `5`)})
-			})
-		case "repository":
-			value = d.obj([2]string{"url", d.v("url", []string{`"https://github.com/a/b"`}, `"not a uri"`, `5`, `"https:\/\/github.com"`)},
-				[2]string{"source", d.v("source", []string{`"github"`}, `5`)},
-				[2]string{"id", d.str()}, [2]string{"subfolder", d.str()})
-		case KeyRemotes:
-			value = d.arr("remotes", func() string { return d.transport(true) })
-		case KeyPackages:
-			value = d.arr("packages", d.pkg)
-		case KeyMeta:
-			value = d.meta()
-		}
-		top := d.obj([2]string{"$schema", d.v("schema", []string{`"` + ServerSchemaURL + `"`, `"https://example.com/s.json"`}, `"not a uri"`, `5`)},
-			[2]string{"websiteUrl", d.v("website", []string{`"https://x.example.com/mcp"`}, `"not a uri"`, `"https:\/\/x.example.com"`, `5`)},
-			[2]string{"title", d.v("title", []string{`"T"`, `"A title"`}, `""`, `"`+strings.Repeat("t", 101)+`"`, `5`)},
-			[2]string{"x-number", d.v("number", []string{`1`}, `1e400`, `-1e999`)})
-		name := d.v("name", []string{`"io.example/xy"`}, `"io.example/x"`, `"ab"`, `5`)
-		description := d.v("description", []string{`"d"`}, `""`, `"`+strings.Repeat("é", 101)+`"`, `5`)
-		version := d.v("version", []string{`"1.0.0"`}, `"latest"`, `""`, `5`)
-		entry := `{"name":` + name + `,"description":` + description + `,"version":` + version + `,"` + key + `":` + value
-		if top != "{}" {
-			entry += "," + top[1:]
-		} else {
-			entry += "}"
-		}
+		key, entry := newLeanDraw(t).entry()
 		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
 		if reg == nil || len(reg.Servers) != 1 {
 			t.Skip("not read as an entry") // a name that is not a string

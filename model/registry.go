@@ -189,24 +189,38 @@ func (r *Registry) writeJSON(w io.Writer) {
 	comma, open, closing := []byte{','}, []byte{'['}, []byte{']'}
 	var schemaPrefix []byte
 	write(open)
-	for i, s := range r.present() {
-		if i > 0 {
-			write(comma)
+	// The servers of a large document lie scattered in memory, and what
+	// each holds is read from memory, not the cache. Read one after
+	// another, each just before its bytes are written, the reads wait in
+	// turn; read a batch of them first, one loop of independent loads, and
+	// the waits overlap.
+	const batch = 32
+	var texts [batch][]byte
+	var schema [batch]bool
+	servers := r.present()
+	for start := 0; start < len(servers); start += batch {
+		group := servers[start:min(start+batch, len(servers))]
+		for j, s := range group {
+			texts[j], schema[j] = s.text, s.textSchema
 		}
-		if s.text != nil && s.textSchema {
-			if schemaPrefix == nil {
-				schemaPrefix = []byte(schemaMemberPrefix)
+		for j, s := range group {
+			if start+j > 0 {
+				write(comma)
 			}
-			write(schemaPrefix)
-			write(s.text[1:])
-			continue
+			switch text := texts[j]; {
+			case text != nil && schema[j]:
+				if schemaPrefix == nil {
+					schemaPrefix = []byte(schemaMemberPrefix)
+				}
+				write(schemaPrefix)
+				write(text[1:])
+			case text != nil:
+				write(text)
+			default:
+				buf = s.AppendJSON(buf[:0])
+				write(buf)
+			}
 		}
-		if s.text != nil {
-			write(s.text)
-			continue
-		}
-		buf = s.AppendJSON(buf[:0])
-		write(buf)
 	}
 	write(closing)
 	buf = buf[:0]
@@ -419,10 +433,16 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 // (UnknownFormat) gives a nil registry and an Error. Parse does not check the
 // upstream validity rules (see Normalize and Validate).
 func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+	return parse(data, opts, true)
+}
+
+// parse is Parse, reading the large members of upstream entries lean as
+// they are scanned when lean is set (see leanScan).
+func parse(data []byte, opts ParseOptions, lean bool) (*Registry, Diagnostics) {
 	var ds Diagnostics
 	// One pass validates the data and splits it, down to the members of
 	// each upstream entry.
-	sc, valid := scan(data)
+	sc, valid := scanWith(data, lean)
 	if !valid {
 		ds = append(ds, Errorf(ReasonInvalidJSON, opts.Source, opts.field(""), "%s", jsonError(data)))
 		return nil, ds

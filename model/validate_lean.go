@@ -28,10 +28,15 @@ import (
 // would report nothing at all (not even the official registry's name
 // warning) and every remote URL is plain, with the facts its walk would
 // record. It needs no validator, whose field path alone is 1.3 KB to clear
-// for every entry.
+// for every entry. The large members were mostly read already, by the scan
+// that read the entry (see leanScan): then only the others are looked at.
 func leanEntry(s *Server) (facts walkFacts, ok bool) {
 	if !s.compact || !s.indexed || s.bigNumbers {
 		return facts, false
+	}
+	fused := s.fused
+	if fused {
+		facts = s.fusedFacts()
 	}
 	var hasName, hasDescription, hasVersion bool
 	for k := range s.members {
@@ -42,7 +47,7 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 		}
 		switch c := raw[0]; {
 		case c == '{' || c == '[':
-			// As useEntryIndex: the scan's index covers the value.
+			// As useEntryIndex: the value is the text the scan read.
 			if !s.fromRaw(raw) {
 				return facts, false
 			}
@@ -82,7 +87,11 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 				return facts, false
 			}
 		case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
-			if raw[0] != '{' && raw[0] != '[' || !leanValue(s, m.Key, raw, &facts) {
+			if raw[0] != '{' && raw[0] != '[' {
+				return facts, false
+			}
+			// fused: the scan read this value lean, and accepted it.
+			if !fused && !leanValue(s, m.Key, raw, &facts) {
 				return facts, false
 			}
 		}
@@ -96,13 +105,33 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 	return facts, true
 }
 
+// leanKey reports whether key is one of the top-level members the lean
+// reading reads (leanValue): those that hold most of an entry's bytes.
+func leanKey(key string) bool {
+	switch key {
+	case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
+		return true
+	}
+	return false
+}
+
 // leanValue is validator.leanMember for leanEntry: raw lies in the text the
 // scan indexed (s.fromRaw).
 func leanValue(s *Server, key string, raw []byte, facts *walkFacts) bool {
 	l := lean{b: raw, off: cap(s.raw) - cap(raw), spans: s.index}
-	var ok bool
-	n := 0
-	var block []byte
+	n, block, ok := l.member(key)
+	if !ok || l.i != len(raw) {
+		return false
+	}
+	facts.set(key, n, block)
+	return true
+}
+
+// member reads the value of the top-level member key, from l.i, and
+// reports whether it is valid in the common form, with the facts of its
+// walk: how many elements (remotes, packages) and the publisher-provided
+// block (_meta).
+func (l *lean) member(key string) (n int, block []byte, ok bool) {
 	switch key {
 	case "repository":
 		ok = l.repository()
@@ -115,18 +144,60 @@ func leanValue(s *Server, key string, raw []byte, facts *walkFacts) bool {
 	case KeyMeta:
 		block, ok = l.meta()
 	}
-	if !ok || l.i != len(raw) {
-		return false
-	}
+	return n, block, ok
+}
+
+// set records the facts of a lean reading of member key (see lean.member).
+func (f *walkFacts) set(key string, n int, block []byte) {
 	switch key {
 	case KeyRemotes:
-		facts.remotes = n
+		f.remotes = n
 	case KeyPackages:
-		facts.packages = n
+		f.packages = n
 	case KeyMeta:
-		facts.block = block
+		f.block = block
 	}
-	return true
+}
+
+// leanScan is the lean reading of an entry's large members (leanKey) done
+// by the scan that reads the entry, as a jsonx.ValueReader of SplitObject:
+// each value is walked once, its JSON validated and its schema checked on
+// the same walk, where the scan would validate it and leanEntry read it
+// again later. It accepts only what it can validate on its own — text
+// without insignificant whitespace, strings of plain ASCII where their
+// contents are checked — and declines the rest, which the scan then reads
+// as usual (from the value's start: the lean reading leaves nothing
+// behind). Declining says nothing of validity: a value the lean reading
+// finds invalid for the schema, or cannot tell, is simply left to the
+// scan, and the entry to the checks.
+type leanScan struct {
+	// facts are the facts of the walks of the entry being read, declined
+	// whether one of its values was declined.
+	facts    walkFacts
+	declined bool
+}
+
+// leanNesting bounds the objects and arrays the lean reading opens itself
+// before it skips a value whole (a tool definition's inputSchema, in
+// _meta, lies six deep): the skip validates the value as nested that much
+// deeper, which may refuse a valid text near the nesting limit, never
+// accept one over it. A refusal is only a decline: the scan then reads the
+// value itself, exactly.
+const leanNesting = 16
+
+// ReadValue implements jsonx.ValueReader.
+func (ls *leanScan) ReadValue(key string, data []byte, i, depth int, idx *jsonx.Index) int {
+	if !leanKey(key) {
+		return -1
+	}
+	l := lean{b: data, i: i, fuse: idx, depth: depth}
+	n, block, ok := l.member(key)
+	if !ok {
+		ls.declined = true
+		return -1
+	}
+	ls.facts.set(key, n, block)
+	return l.i
 }
 
 // lean is a cursor over the value of one top-level member.
@@ -140,6 +211,12 @@ type lean struct {
 	off   int
 	spans []jsonx.Span
 	hint  int
+	// fuse, when set, is the index of the scan reading b (see leanScan): b
+	// is not known to be valid JSON, and the cursor validates what it
+	// reads, recording there what the scan records (depth is the nesting
+	// of the value read); b then runs to the end of the text.
+	fuse  *jsonx.Index
+	depth int
 }
 
 // leanMember checks the value raw of the top-level member key by the lean
@@ -151,32 +228,11 @@ func (v *validator) leanMember(key string, raw []byte) bool {
 		return false
 	}
 	l := lean{b: raw, off: off, spans: v.index.spans}
-	var ok bool
-	n := 0
-	var block []byte
-	switch key {
-	case "repository":
-		ok = l.repository()
-	case "icons":
-		_, ok = l.array(leanIcon)
-	case KeyRemotes:
-		n, ok = l.array(leanRemote)
-	case KeyPackages:
-		n, ok = l.array(leanPackage)
-	case KeyMeta:
-		block, ok = l.meta()
-	}
+	n, block, ok := l.member(key)
 	if !ok || l.i != len(raw) {
 		return false
 	}
-	switch key {
-	case KeyRemotes:
-		v.facts.remotes = n
-	case KeyPackages:
-		v.facts.packages = n
-	case KeyMeta:
-		v.facts.block = block
-	}
+	v.facts.set(key, n, block)
 	return true
 }
 
@@ -212,7 +268,10 @@ func (l *lean) sep(close byte) (ok, more bool) {
 }
 
 // str reads a string literal of ASCII without escapes and returns its
-// contents, which are then the decoded string.
+// contents, which are then the decoded string. It accepts only literals
+// json.Valid accepts, with no byte Index.Text is set for (asciiEnd,
+// asciiTail and stringEnd refuse control characters): the scan's lean
+// reading relies on it (see leanScan).
 func (l *lean) str() ([]byte, bool) {
 	b, i := l.b, l.i
 	if i >= len(b) || b[i] != '"' {
@@ -237,7 +296,14 @@ func (l *lean) anyStr() bool {
 	if l.i >= len(l.b) || l.b[l.i] != '"' {
 		return false
 	}
-	end := skipStr(l.b, l.i)
+	var end int
+	if l.fuse != nil {
+		var text bool
+		end, text = jsonx.ValidString(l.b, l.i)
+		l.fuse.Text = l.fuse.Text || text
+	} else {
+		end = skipStr(l.b, l.i)
+	}
 	if end < 0 {
 		return false
 	}
@@ -260,6 +326,17 @@ func (l *lean) skip() bool {
 	b, i := l.b, l.i
 	if i >= len(b) {
 		return false
+	}
+	if l.fuse != nil {
+		// The scan's own reading of the value, spans and all; a value with
+		// whitespace is declined, since the lean reading reads only
+		// compact text.
+		end, lastSpace := jsonx.ValidValue(b, i, l.depth+leanNesting, l.fuse)
+		if end < 0 || lastSpace >= 0 {
+			return false
+		}
+		l.i = end
+		return true
 	}
 	var end int
 	switch b[i] {
@@ -311,9 +388,20 @@ func (l *lean) number() (float64, bool) {
 	if i >= len(b) || !(b[i] == '-' || isDigit(b[i])) {
 		return 0, false
 	}
-	j := i + 1
-	for j < len(b) && isNumberByte(b[j]) {
-		j++
+	var j int
+	if l.fuse != nil {
+		// The longest valid literal: where the plain reading reads on
+		// over number bytes, what follows is not a separator, and the
+		// container is declined.
+		if j = jsonx.ValidNumber(b, i); j < 0 {
+			return 0, false
+		}
+		l.fuse.NoteNumber(b[i:j])
+	} else {
+		j = i + 1
+		for j < len(b) && isNumberByte(b[j]) {
+			j++
+		}
 	}
 	l.i = j
 	return floatOf(b[i:j])
