@@ -541,59 +541,59 @@ func once(seen *uint32, bit uint32) bool {
 // lists of allowed values are those of the checks.
 var (
 	repositoryKeys = struct{ url, source, id, subfolder leanLit }{
-		leanKey("url"), leanKey("source"), leanKey("id"), leanKey("subfolder")}
+		keyLit("url"), keyLit("source"), keyLit("id"), keyLit("subfolder")}
 	transportKeys = struct{ typ, url, headers, variables leanLit }{
-		leanKey("type"), leanKey("url"), leanKey("headers"), leanKey("variables")}
+		keyLit("type"), keyLit("url"), keyLit("headers"), keyLit("variables")}
 	transportTypes = struct{ stdio, streamable, sse leanLit }{
-		leanStr(TransportStdio), leanStr(TransportStreamableHTTP), leanStr(TransportSSE)}
+		strLit(TransportStdio), strLit(TransportStreamableHTTP), strLit(TransportSSE)}
 	pkgKeys = struct {
 		registryType, identifier, transport, version, fileSha256, registryBaseURL, runtimeHint,
 		environmentVariables, packageArguments, runtimeArguments leanLit
 	}{
-		leanKey("registryType"), leanKey("identifier"), leanKey("transport"), leanKey("version"), leanKey("fileSha256"),
-		leanKey("registryBaseUrl"), leanKey("runtimeHint"), leanKey("environmentVariables"),
-		leanKey("packageArguments"), leanKey("runtimeArguments")}
+		keyLit("registryType"), keyLit("identifier"), keyLit("transport"), keyLit("version"), keyLit("fileSha256"),
+		keyLit("registryBaseUrl"), keyLit("runtimeHint"), keyLit("environmentVariables"),
+		keyLit("packageArguments"), keyLit("runtimeArguments")}
 	keyValueKeys = struct {
 		name, description, value, def, placeholder, isRequired, isSecret, format, choices, variables leanLit
 	}{
-		leanKey("name"), leanKey("description"), leanKey("value"), leanKey("default"), leanKey("placeholder"),
-		leanKey("isRequired"), leanKey("isSecret"), leanKey("format"), leanKey("choices"), leanKey("variables")}
-	inputFormatLits = leanStrs(inputFormats)
-	metaKeys        = struct{ publisherProvided leanLit }{leanKey(PublisherProvidedKey)}
+		keyLit("name"), keyLit("description"), keyLit("value"), keyLit("default"), keyLit("placeholder"),
+		keyLit("isRequired"), keyLit("isSecret"), keyLit("format"), keyLit("choices"), keyLit("variables")}
+	inputFormatLits = strLits(inputFormats)
+	metaKeys        = struct{ publisherProvided leanLit }{keyLit(PublisherProvidedKey)}
 	extensionKeys   = struct {
 		status, tier, overview, tools, tags, metadata, stateless, customMetadata, proxyPort,
 		dockerTags, args, envVars, toolDefinitions, permissions, provenance, oauthConfig leanLit
 	}{
-		leanKey("status"), leanKey("tier"), leanKey("overview"), leanKey("tools"), leanKey("tags"),
-		leanKey("metadata"), leanKey("stateless"), leanKey("custom_metadata"), leanKey("proxy_port"),
-		leanKey("docker_tags"), leanKey("args"), leanKey("env_vars"), leanKey("tool_definitions"),
-		leanKey("permissions"), leanKey("provenance"), leanKey("oauth_config")}
-	extStatusLits = leanStrs(extStatuses)
-	extTierLits   = leanStrs(extTiers)
+		keyLit("status"), keyLit("tier"), keyLit("overview"), keyLit("tools"), keyLit("tags"),
+		keyLit("metadata"), keyLit("stateless"), keyLit("custom_metadata"), keyLit("proxy_port"),
+		keyLit("docker_tags"), keyLit("args"), keyLit("env_vars"), keyLit("tool_definitions"),
+		keyLit("permissions"), keyLit("provenance"), keyLit("oauth_config")}
+	extStatusLits = strLits(extStatuses)
+	extTierLits   = strLits(extTiers)
 	metadataKeys  = struct{ stars, lastUpdated, kubernetes leanLit }{
-		leanKey("stars"), leanKey("last_updated"), leanKey("kubernetes")}
+		keyLit("stars"), keyLit("last_updated"), keyLit("kubernetes")}
 	iconKeys = struct{ src, mimeType, theme, sizes leanLit }{
-		leanKey("src"), leanKey("mimeType"), leanKey("theme"), leanKey("sizes")}
-	iconMimeTypeLits = leanStrs(iconMimeTypes)
-	iconThemeLits    = leanStrs(iconThemes)
+		keyLit("src"), keyLit("mimeType"), keyLit("theme"), keyLit("sizes")}
+	iconMimeTypeLits = strLits(iconMimeTypes)
+	iconThemeLits    = strLits(iconThemes)
 	envVarKeys       = struct{ name, description, def, required, secret leanLit }{
-		leanKey("name"), leanKey("description"), leanKey("default"), leanKey("required"), leanKey("secret")}
+		keyLit("name"), keyLit("description"), keyLit("default"), keyLit("required"), keyLit("secret")}
 	toolDefinitionKeys = struct{ name, description, inputSchema, annotations leanLit }{
-		leanKey("name"), leanKey("description"), leanKey("inputSchema"), leanKey("annotations")}
+		keyLit("name"), keyLit("description"), keyLit("inputSchema"), keyLit("annotations")}
 	kubernetesKeys = struct{ kind, image, namespace, name, uid, transport leanLit }{
-		leanKey("kind"), leanKey("image"), leanKey("namespace"), leanKey("name"), leanKey("uid"), leanKey("transport")}
-	kubernetesTransportLits = leanStrs(kubernetesTransports)
+		keyLit("kind"), keyLit("image"), keyLit("namespace"), keyLit("name"), keyLit("uid"), keyLit("transport")}
+	kubernetesTransportLits = strLits(kubernetesTransports)
 	permissionsKeys         = struct{ name, read, write, privileged, network leanLit }{
-		leanKey("name"), leanKey("read"), leanKey("write"), leanKey("privileged"), leanKey("network")}
-	networkKeys  = struct{ outbound leanLit }{leanKey("outbound")}
+		keyLit("name"), keyLit("read"), keyLit("write"), keyLit("privileged"), keyLit("network")}
+	networkKeys  = struct{ outbound leanLit }{keyLit("outbound")}
 	outboundKeys = struct{ allowHost, allowPort, insecureAllowAll leanLit }{
-		leanKey("allow_host"), leanKey("allow_port"), leanKey("insecure_allow_all")}
+		keyLit("allow_host"), keyLit("allow_port"), keyLit("insecure_allow_all")}
 	provenanceKeys = struct {
 		sigstoreURL, repositoryURI, certIssuer, repositoryRef, signerIdentity, runnerEnvironment, attestation leanLit
 	}{
-		leanKey("sigstore_url"), leanKey("repository_uri"), leanKey("cert_issuer"), leanKey("repository_ref"),
-		leanKey("signer_identity"), leanKey("runner_environment"), leanKey("attestation")}
-	attestationKeys = struct{ predicateType leanLit }{leanKey("predicate_type")}
+		keyLit("sigstore_url"), keyLit("repository_uri"), keyLit("cert_issuer"), keyLit("repository_ref"),
+		keyLit("signer_identity"), keyLit("runner_environment"), keyLit("attestation")}
+	attestationKeys = struct{ predicateType leanLit }{keyLit("predicate_type")}
 )
 
 // repository is validator.repository's lean reading.

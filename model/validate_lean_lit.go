@@ -3,8 +3,8 @@ package model
 import "encoding/binary"
 
 // A leanLit is a literal the lean reading looks for at its cursor: a key
-// with its quotes and the ":" after it (leanKey), or a string value with its
-// quotes (leanStr). Its first 24 bytes are kept as little-endian words and
+// with its quotes and the ":" after it (keyLit), or a string value with its
+// quotes (strLit). Its first 24 bytes are kept as little-endian words and
 // masks, so that telling it from another literal is one load and one
 // comparison, inline, with no search for the end of the string: most keys
 // of an entry are known ones, and this is how the readers tell which.
@@ -19,11 +19,11 @@ type leanLit struct {
 	w, m leanWindow
 }
 
-// leanKey is the literal of the key k: `"k":`.
-func leanKey(k string) leanLit { return newLeanLit(`"` + k + `":`) }
+// keyLit is the literal of the key k: `"k":`.
+func keyLit(k string) leanLit { return newLeanLit(`"` + k + `":`) }
 
-// leanStr is the literal of the string value s: `"s"`.
-func leanStr(s string) leanLit { return newLeanLit(`"` + s + `"`) }
+// strLit is the literal of the string value s: `"s"`.
+func strLit(s string) leanLit { return newLeanLit(`"` + s + `"`) }
 
 func newLeanLit(s string) leanLit {
 	var pad, mask [24]byte
@@ -81,11 +81,11 @@ func (l *lean) at(k *leanLit) bool {
 	return true
 }
 
-// leanStrs is leanStr of each of ss.
-func leanStrs(ss []string) []leanLit {
+// strLits is strLit of each of ss.
+func strLits(ss []string) []leanLit {
 	lits := make([]leanLit, len(ss))
 	for i, s := range ss {
-		lits[i] = leanStr(s)
+		lits[i] = strLit(s)
 	}
 	return lits
 }

@@ -57,9 +57,9 @@ func TestLeanIsMatchesBytes(t *testing.T) {
 	names := []string{"name", "url", "type", "isRequired", "environmentVariables", "registryBaseUrl", "runner_environment", "x", PublisherProvidedKey}
 	rapid.Check(t, func(t *rapid.T) {
 		name := rapid.SampledFrom(names).Draw(t, "name")
-		lit := leanKey(name)
+		lit := keyLit(name)
 		if rapid.Bool().Draw(t, "value") {
-			lit = leanStr(name)
+			lit = strLit(name)
 		}
 		// The text: the literal or a near miss of it, then more text,
 		// cut anywhere.
@@ -199,4 +199,58 @@ func TestClassStr(t *testing.T) {
 			t.Fatalf("classStr(%q) = (%q, %v) to %d; str reads (%q, %v) to %d", raw, got, ok, l.i, want, strOK, r.i)
 		}
 	})
+}
+
+// TestLeanScanLiterals: where the scan reads members lean (leanScan), the
+// text is not yet known to be valid JSON, so the one-pass readers of
+// literals must refuse what json.Valid refuses inside a string — a control
+// character — and a literal cut short; checkLeanScan holds Parse with
+// them to Parse without.
+func TestLeanScanLiterals(t *testing.T) {
+	ext := func(members string) string {
+		return `{"` + PublisherProvidedKey + `":{"` + ToolHivePublisher + `":{"img":{"status":"active"` + members + `}}}}`
+	}
+	pkg := func(members string) string {
+		return `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"}` + members + `}]`
+	}
+	for _, c := range []struct {
+		key, value string
+		fused      bool
+	}{
+		{KeyMeta, ext(`,"tools":["a_b","c-d"],"tags":["ab","c-d"],"env_vars":[{"name":"A_1"}],"metadata":{"kubernetes":{"name":"a-b","namespace":"n"}}`), true},
+		{KeyMeta, ext(`,"tools":["a` + "\x01" + `b"]`), false},
+		{KeyMeta, ext(`,"tags":["ab` + "\x1f" + `"]`), false},
+		{KeyMeta, ext(`,"env_vars":[{"name":"A` + "\x00" + `"}]`), false},
+		{KeyMeta, ext(`,"metadata":{"kubernetes":{"name":"a` + "\x01" + `"}}`), false},
+		{KeyMeta, ext(`,"metadata":{"kubernetes":{"namespace":"` + "\x01" + `a"}}`), false},
+		{KeyMeta, ext(`,"provenance":{"repository_uri":"https://github.com/a` + "\x01" + `"}`), false},
+		{KeyMeta, ext(`,"status":"active` + "\x01" + `"`), false},
+		{KeyPackages, pkg(`,"registryBaseUrl":"https://r.example.com/"`), true},
+		{KeyPackages, pkg(`,"registryBaseUrl":"https://r.example.com/` + "\x01" + `"`), false},
+		{KeyPackages, pkg(`,"registryBaseUrl":"https://r.example.com/` + "\x7f" + `"`), false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse"}]`, true},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/` + "\x01" + `"}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.exa` + "\x01" + `mple.com/"}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com:8` + "\x01" + `"}]`, false},
+		{"icons", `[{"src":"https://x.example.com/` + "\x02" + `"}]`, false},
+		{"repository", `{"url":"https://github.com/a/b","source":"github","u` + "\x01" + `":1}`, false},
+	} {
+		entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + c.key + `":` + c.value + `}`
+		doc := []byte(`{"data":{"servers":[` + entry + `]}}`)
+		checkLeanScan(t, doc)
+		// And cut short inside the member.
+		for cut := len(doc) - len(c.value) - 4; cut < len(doc)-4; cut += 7 {
+			checkLeanScan(t, doc[:cut])
+		}
+		reg, _ := Parse(doc, ParseOptions{Format: FormatUpstream})
+		if reg == nil {
+			if c.fused {
+				t.Errorf("%q: not read", entry)
+			}
+			continue
+		}
+		if got := reg.Servers[0].fused; got != c.fused {
+			t.Errorf("%q: read lean by the scan %v, want %v", entry, got, c.fused)
+		}
+	}
 }
