@@ -338,7 +338,7 @@ func (d leanDraw) obj(members ...[2]string) string {
 		// to the checks: rarely drawn, so that the others are read lean.
 		name, rare := strings.CutPrefix(m[0], "?")
 		if rare && rapid.IntRange(0, 7).Draw(d.t, name+" rare?") == 0 || !rare && rapid.IntRange(0, 11).Draw(d.t, name+" omit?") > 0 {
-			ms = append(ms, `"`+name+`":`+m[1])
+			ms = append(ms, d.key(name)+`:`+m[1])
 		}
 	}
 	if len(ms) > 0 && rapid.IntRange(0, 14).Draw(d.t, "repeat?") == 0 {
@@ -348,6 +348,27 @@ func (d leanDraw) obj(members ...[2]string) string {
 		ms = append(ms, `"x-other":`+d.v("other", []string{`1`, `"s"`, `{"a":[1,{}]}`, `[]`, `null`, `"\u00e9\n"`}))
 	}
 	return "{" + strings.Join(ms, ",") + "}"
+}
+
+// key writes the key name, now and then as another spelling of it (an
+// escape, which the checks decode to the same key) or as a near miss (one
+// the checks take for an unknown key): the lean reading tells keys by
+// their bytes and must take neither for the key.
+func (d leanDraw) key(name string) string {
+	if len(name) == 0 || rapid.IntRange(0, 29).Draw(d.t, name+" spelling?") > 0 {
+		return `"` + name + `"`
+	}
+	switch rapid.IntRange(0, 4).Draw(d.t, name+" spelling") {
+	case 0:
+		return `"` + fmt.Sprintf(`\u%04x`, name[0]) + name[1:] + `"`
+	case 1:
+		return `"` + name[:len(name)-1] + fmt.Sprintf(`\u%04x`, name[len(name)-1]) + `"`
+	case 2:
+		return `"` + name + `s"`
+	case 3:
+		return `"` + name[:len(name)-1] + `"`
+	}
+	return `"` + strings.ToUpper(name[:1]) + name[1:] + `"`
 }
 
 func (d leanDraw) arr(name string, el func() string) string {
@@ -469,46 +490,53 @@ func (d leanDraw) meta() string {
 		[2]string{"io.example/other", d.v("other meta", []string{`{"x":1}`}, `5`)})
 }
 
+// entry draws an entry that holds one of the members the lean reading
+// reads, key, drawn by leanDraw, the others valid mostly.
+func (d leanDraw) entry() (key, entry string) {
+	t := d.t
+	var value string
+	key = rapid.SampledFrom([]string{"repository", "icons", KeyRemotes, KeyPackages, KeyMeta}).Draw(t, "member")
+	switch key {
+	case "icons":
+		value = d.arr("icons", func() string {
+			return d.obj([2]string{"src", d.v("src", []string{`"https://x.example.com/i.png"`}, `"icon.png"`, `"https://x.example.com/`+strings.Repeat("a", 240)+`"`, `5`)},
+				[2]string{"mimeType", d.v("mime", []string{`"image/png"`, `"image/svg+xml"`}, `"image/gif"`, `5`)},
+				[2]string{"theme", d.v("theme", []string{`"light"`, `"dark"`}, `"blue"`)},
+				[2]string{"sizes", d.strList("sizes", []string{`"48x48"`, `"any"`, `"48x48"`}, `"48"`, `""`, `5`)})
+		})
+	case "repository":
+		value = d.obj([2]string{"url", d.v("url", []string{`"https://github.com/a/b"`}, `"not a uri"`, `5`, `"https:\/\/github.com"`)},
+			[2]string{"source", d.v("source", []string{`"github"`}, `5`)},
+			[2]string{"id", d.str()}, [2]string{"subfolder", d.str()})
+	case KeyRemotes:
+		value = d.arr("remotes", func() string { return d.transport(true) })
+	case KeyPackages:
+		value = d.arr("packages", d.pkg)
+	case KeyMeta:
+		value = d.meta()
+	}
+	top := d.obj([2]string{"$schema", d.v("schema", []string{`"` + ServerSchemaURL + `"`, `"https://example.com/s.json"`}, `"not a uri"`, `5`)},
+		[2]string{"websiteUrl", d.v("website", []string{`"https://x.example.com/mcp"`}, `"not a uri"`, `"https:\/\/x.example.com"`, `5`)},
+		[2]string{"title", d.v("title", []string{`"T"`, `"A title"`}, `""`, `"`+strings.Repeat("t", 101)+`"`, `5`)},
+		[2]string{"x-number", d.v("number", []string{`1`}, `1e400`, `-1e999`)})
+	name := d.v("name", []string{`"io.example/xy"`}, `"io.example/x"`, `"ab"`, `5`)
+	description := d.v("description", []string{`"d"`}, `""`, `"`+strings.Repeat("é", 101)+`"`, `5`)
+	version := d.v("version", []string{`"1.0.0"`}, `"latest"`, `""`, `5`)
+	entry = `{"name":` + name + `,"description":` + description + `,"version":` + version + `,"` + key + `":` + value
+	if top != "{}" {
+		entry += "," + top[1:]
+	} else {
+		entry += "}"
+	}
+	return key, entry
+}
+
 // TestLeanAgreesOnMembers is TestLeanAgreesWithChecks for members drawn by
 // leanDraw, in an entry that is otherwise valid.
 func TestLeanAgreesOnMembers(t *testing.T) {
 	var yes, no, whole int
 	rapid.Check(t, func(t *rapid.T) {
-		d := newLeanDraw(t)
-		var value string
-		key := rapid.SampledFrom([]string{"repository", "icons", KeyRemotes, KeyPackages, KeyMeta}).Draw(t, "member")
-		switch key {
-		case "icons":
-			value = d.arr("icons", func() string {
-				return d.obj([2]string{"src", d.v("src", []string{`"https://x.example.com/i.png"`}, `"icon.png"`, `"https://x.example.com/`+strings.Repeat("a", 240)+`"`, `5`)},
-					[2]string{"mimeType", d.v("mime", []string{`"image/png"`, `"image/svg+xml"`}, `"image/gif"`, `5`)},
-					[2]string{"theme", d.v("theme", []string{`"light"`, `"dark"`}, `"blue"`)},
-					[2]string{"sizes", d.strList("sizes", []string{`"48x48"`, `"any"`, `"48x48"`}, `"48"`, `""`, `5`)})
-			})
-		case "repository":
-			value = d.obj([2]string{"url", d.v("url", []string{`"https://github.com/a/b"`}, `"not a uri"`, `5`, `"https:\/\/github.com"`)},
-				[2]string{"source", d.v("source", []string{`"github"`}, `5`)},
-				[2]string{"id", d.str()}, [2]string{"subfolder", d.str()})
-		case KeyRemotes:
-			value = d.arr("remotes", func() string { return d.transport(true) })
-		case KeyPackages:
-			value = d.arr("packages", d.pkg)
-		case KeyMeta:
-			value = d.meta()
-		}
-		top := d.obj([2]string{"$schema", d.v("schema", []string{`"` + ServerSchemaURL + `"`, `"https://example.com/s.json"`}, `"not a uri"`, `5`)},
-			[2]string{"websiteUrl", d.v("website", []string{`"https://x.example.com/mcp"`}, `"not a uri"`, `"https:\/\/x.example.com"`, `5`)},
-			[2]string{"title", d.v("title", []string{`"T"`, `"A title"`}, `""`, `"`+strings.Repeat("t", 101)+`"`, `5`)},
-			[2]string{"x-number", d.v("number", []string{`1`}, `1e400`, `-1e999`)})
-		name := d.v("name", []string{`"io.example/xy"`}, `"io.example/x"`, `"ab"`, `5`)
-		description := d.v("description", []string{`"d"`}, `""`, `"`+strings.Repeat("é", 101)+`"`, `5`)
-		version := d.v("version", []string{`"1.0.0"`}, `"latest"`, `""`, `5`)
-		entry := `{"name":` + name + `,"description":` + description + `,"version":` + version + `,"` + key + `":` + value
-		if top != "{}" {
-			entry += "," + top[1:]
-		} else {
-			entry += "}"
-		}
+		key, entry := newLeanDraw(t).entry()
 		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
 		if reg == nil || len(reg.Servers) != 1 {
 			t.Skip("not read as an entry") // a name that is not a string
@@ -622,6 +650,22 @@ func TestLeanDeclines(t *testing.T) {
 		{KeyRemotes, `[{"type":"sse","url":"ftp://x.example.com/"}]`, false},
 		{KeyRemotes, `[{"type":"sse"}]`, false},
 		{"repository", `{"url":"https://github.com/a/b","source":5}`, false},
+		// Keys are told by their bytes: a checked key written with an
+		// escape is not read as an unknown one (the checks decode it), and
+		// a near miss of a checked key is an unknown one, whatever it holds.
+		{KeyMeta, ext(`,"t\u0061gs":["Bad"]`), false},
+		{KeyMeta, ext(`,"tag":["Bad"],"tagss":[5],"Tags":5,"status2":"gone","metadata_":5`), true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"versio\u006e":"latest"}]`, false},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"registryTypes":5,"environmentVariablesX":5,"registryBaseUrl2":"not a uri"}]`, true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","isRequiredX":"no","isSecre":5,"formats":"json"}]}]`, true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","\u0069sSecret":"yes"}]}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","h\u0065aders":5}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","header":5,"urls":5}]`, true},
+		{"repository", `{"url":"https://github.com/a/b","source":"github","i\u0064":5}`, false},
+		{"icons", `[{"src":"https://x.example.com/i.png","them\u0065":"blue"}]`, false},
+		{KeyMeta, ext(`,"permissions":{"network":{"outbound":{"allow_hos\u0074":["-bad"]}}}`), false},
+		{KeyMeta, ext(`,"provenance":{"attestation":{"predicate_typ\u0065":"v1"}}`), false},
+		{KeyMeta, ext(`,"provenance":{"attestation":{"predicate_types":"v1"}}`), true},
 	} {
 		entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + c.key + `":` + c.value + `}`
 		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})

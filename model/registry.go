@@ -433,10 +433,16 @@ func detectFormat(ms []jsonx.Member) (Format, error) {
 // (UnknownFormat) gives a nil registry and an Error. Parse does not check the
 // upstream validity rules (see Normalize and Validate).
 func Parse(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
+	return parse(data, opts, true)
+}
+
+// parse is Parse, reading the large members of upstream entries lean as
+// they are scanned when lean is set (see leanScan).
+func parse(data []byte, opts ParseOptions, lean bool) (*Registry, Diagnostics) {
 	var ds Diagnostics
 	// One pass validates the data and splits it, down to the members of
 	// each upstream entry.
-	sc, valid := scan(data)
+	sc, valid := scanWith(data, lean)
 	if !valid {
 		ds = append(ds, Errorf(ReasonInvalidJSON, opts.Source, opts.field(""), "%s", jsonError(data)))
 		return nil, ds

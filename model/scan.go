@@ -46,6 +46,10 @@ type scanned struct {
 	spans []jsonx.Span
 	// noIndex is set for data too large for the int32 offsets of spans.
 	noIndex bool
+	// noLean is set when the large members of the entries are not to be
+	// read lean as they are scanned (see leanScan): the reference the
+	// tests hold that reading to.
+	noLean bool
 }
 
 // entryBlock is the largest number of entries of a block: about 36 KB.
@@ -64,8 +68,14 @@ const chunkRoom = 32
 // scan reads data in one pass. ok is false when data is not valid JSON (as
 // json.Valid decides); a valid text that is not an object has no members.
 func scan(data []byte) (sc *scanned, ok bool) {
+	return scanWith(data, true)
+}
+
+// scanWith is scan, reading the large members of the entries lean as they
+// are scanned when lean is set.
+func scanWith(data []byte, lean bool) (sc *scanned, ok bool) {
 	r := jsonx.NewReader(data)
-	sc = &scanned{noIndex: len(data) > math.MaxInt32}
+	sc = &scanned{noIndex: len(data) > math.MaxInt32, noLean: !lean}
 	if r.Kind() != '{' {
 		r.Skip()
 		return sc, r.End() == nil
@@ -118,6 +128,13 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 	// The entries whose members and spans lie in the current blocks, with
 	// their offsets there: trim moves them to exact-size blocks at the end.
 	var inChunk, inSpans []blockUse
+	// The large members of each entry are read lean as they are scanned
+	// (see leanScan), with the index: without one, leanEntry reads none.
+	var ls leanScan
+	var vr jsonx.ValueReader
+	if !sc.noIndex && !sc.noLean {
+		vr = &ls
+	}
 	r.BeginArray()
 	for r.NextElement() {
 		if r.Kind() != '{' {
@@ -128,7 +145,9 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		start := r.Pos()
 		// The containers of the entry are recorded as they are validated,
 		// so that validating the entry against the schema later finds
-		// where each nested object ends without scanning it again.
+		// where each nested object ends without scanning it again; those
+		// of the members the lean reading reads as they are scanned (see
+		// leanScan) are not, since that reading needs none later.
 		// Blocks are sized by the bytes left, so that a small document
 		// does not allocate a block for a large one: an entry of b bytes
 		// has at most b/2 containers.
@@ -154,7 +173,8 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		if sc.noIndex {
 			pidx = nil
 		}
-		ms, facts, _ := r.SplitObject(sc.chunk[first:first], pidx)
+		ls = leanScan{}
+		ms, facts, _ := r.SplitObject(sc.chunk[first:first], pidx, vr)
 		if cap(ms) != cap(sc.chunk)-first {
 			sc.chunk, first = ms, 0
 			inChunk = inChunk[:0]
@@ -194,6 +214,18 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
 		if !sc.noIndex {
 			e.raw, e.index, e.indexed, e.bigNumbers, e.inexact = raw, idx.Spans[:n:n], true, idx.BigNumbers, idx.Inexact
+			if n == 0 {
+				// Empty, as when the lean reading read every container:
+				// a slice of the block, even of none of it, would keep
+				// the block alive, and trim does not move it.
+				e.index = []jsonx.Span{}
+			}
+			// An entry with a repeated key keeps the last member of it:
+			// its facts are left to leanEntry, as those of an entry with a
+			// value the lean reading declined.
+			if vr != nil && !ls.declined && !dup {
+				e.setFused(&ls.facts)
+			}
 		}
 		if e.compact && facts.Literal && !dup {
 			// AppendJSON would write back exactly the bytes read.

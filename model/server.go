@@ -61,7 +61,9 @@ type Server struct {
 	// objects and arrays lie in raw, recorded by the pass that validated the
 	// JSON (bigNumbers: whether it holds a number that may not fit a
 	// float64). ValidateServer uses them for the member values still
-	// aliasing raw instead of indexing each value again.
+	// aliasing raw instead of indexing each value again. The index may
+	// lack containers (those of the members the scan read lean, see
+	// leanScan): its readers scan a container they find no span for.
 	raw        []byte
 	index      []jsonx.Span
 	indexed    bool
@@ -78,11 +80,44 @@ type Server struct {
 	// compact is set when no member value has whitespace outside strings,
 	// so AppendJSON can copy values without looking for it.
 	compact bool
+	// fusedRemotes, fusedPackages and fusedBlock (offsets in raw of the
+	// publisher-provided block, end 0 for none) are the facts of the lean
+	// reading of the large members by the scan that read the entry (see
+	// leanScan), when fused is set. (Offsets rather than a slice: no
+	// pointer for the collector to follow in every entry of a merge.)
+	fusedRemotes, fusedPackages int32
+	fusedBlock                  [2]int32
 	// textSchema is set when text lacks the "$schema" member that members
 	// start with (added by Canonicalize): text is then written after
 	// schemaMemberPrefix, without its own "{". (The flags are kept
 	// together, at the end: a Server of a large merge is one of many.)
 	textSchema bool
+	// fused is set when the scan's lean reading accepted every member it
+	// reads (leanKey) that is an object or an array, and none of them has
+	// been set or deleted since: leanEntry need not read them again.
+	fused bool
+}
+
+// setFused records the facts of the scan's lean reading of the entry, read
+// as raw (see leanScan).
+func (s *Server) setFused(f *walkFacts) {
+	s.fused = true
+	s.fusedRemotes, s.fusedPackages = int32(f.remotes), int32(f.packages)
+	if f.block != nil {
+		start := cap(s.raw) - cap(f.block)
+		s.fusedBlock = [2]int32{int32(start), int32(start + len(f.block))}
+	}
+}
+
+// fusedFacts returns the facts setFused recorded. The block is a slice of
+// raw as the lean reading's was, capacity included: canonicalize finds it
+// in raw by its capacity.
+func (s *Server) fusedFacts() walkFacts {
+	f := walkFacts{remotes: int(s.fusedRemotes), packages: int(s.fusedPackages)}
+	if s.fusedBlock[1] > 0 {
+		f.block = s.raw[s.fusedBlock[0]:s.fusedBlock[1]]
+	}
+	return f
 }
 
 // schemaMemberPrefix is what an entry whose first member is "$schema" set
@@ -337,6 +372,9 @@ func (s *Server) Set(key string, value json.RawMessage) {
 		s.name, _ = jsonx.String(value)
 	}
 	s.text, s.textSchema = nil, false
+	if leanKey(key) {
+		s.fused = false
+	}
 	s.textOK = s.textOK && utf8.ValidString(key) && textProblemAt(value) < 0
 	if s.compact && hasSpace(value) {
 		s.compact = false
@@ -353,6 +391,9 @@ func (s *Server) Set(key string, value json.RawMessage) {
 // Delete removes a top-level key.
 func (s *Server) Delete(key string) {
 	s.text, s.textSchema = nil, false
+	if leanKey(key) {
+		s.fused = false
+	}
 	s.members = slices.DeleteFunc(s.members, func(m jsonx.Member) bool { return m.Key == key })
 	if key == KeyName {
 		s.name = ""

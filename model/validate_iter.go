@@ -396,18 +396,22 @@ const (
 	lanesHi    = 0x8080808080808080
 	lanesQuote = '"' * lanesLo
 	lanesSlash = '\\' * lanesLo
+	lanesCtl   = 0x20 * lanesLo
 )
 
 // asciiEnd returns the index just past the string literal starting at
 // raw[i] == '"' when its contents are plain ASCII and a word of eight
 // bytes within raw holds its closing quote, else -1. One word test finds
-// the first quote, backslash or byte beyond ASCII: the "has zero byte"
-// identity (lowest set bit exact) for the first two, the high bit itself
-// for the last.
+// the first quote, backslash, control character or byte beyond ASCII: the
+// "has zero byte" identity (lowest set bit exact) for the first two, the
+// "has byte less than" one for the third, the high bit itself for the
+// last. Refusing a control character, which valid text never holds in a
+// string, makes every literal it accepts one json.Valid accepts: the lean
+// reading the scan does validates its strings with it (see leanScan).
 func asciiEnd(raw []byte, i int) int {
 	for j := i + 1; j+8 <= len(raw); j += 8 {
 		w := binary.LittleEndian.Uint64(raw[j:])
-		if m := (((w ^ lanesQuote) - lanesLo) | ((w ^ lanesSlash) - lanesLo) | w) & lanesHi; m != 0 {
+		if m := (((w ^ lanesQuote) - lanesLo) | ((w ^ lanesSlash) - lanesLo) | (w - lanesCtl) | w) & lanesHi; m != 0 {
 			j += bits.TrailingZeros64(m) >> 3
 			if raw[j] != '"' {
 				return -1
@@ -421,13 +425,14 @@ func asciiEnd(raw []byte, i int) int {
 // asciiTail is asciiEnd for a literal whose closing quote lies in the last
 // eight bytes of raw, as the last value of every object and array does: the
 // last word of raw, shifted past the bytes already looked at, holds it.
-// Shifting fills with zero bytes, which none of the tests takes for a quote,
-// a backslash or a byte beyond ASCII.
+// Shifting fills with zero bytes, which the control character test flags,
+// but only in lanes above the bytes of raw: the lowest lane flagged is
+// exact, so a quote among those bytes is found first.
 func asciiTail(raw []byte, i int) int {
 	j := i + 1
 	for ; j+8 <= len(raw); j += 8 {
 		w := binary.LittleEndian.Uint64(raw[j:])
-		if (((w^lanesQuote)-lanesLo)|((w^lanesSlash)-lanesLo)|w)&lanesHi != 0 {
+		if (((w^lanesQuote)-lanesLo)|((w^lanesSlash)-lanesLo)|(w-lanesCtl)|w)&lanesHi != 0 {
 			return -1 // asciiEnd looked here
 		}
 	}
@@ -435,9 +440,9 @@ func asciiTail(raw []byte, i int) int {
 		return -1
 	}
 	w := binary.LittleEndian.Uint64(raw[len(raw)-8:]) >> (8 * uint(j+8-len(raw)))
-	if m := (((w ^ lanesQuote) - lanesLo) | ((w ^ lanesSlash) - lanesLo) | w) & lanesHi; m != 0 {
+	if m := (((w ^ lanesQuote) - lanesLo) | ((w ^ lanesSlash) - lanesLo) | (w - lanesCtl) | w) & lanesHi; m != 0 {
 		j += bits.TrailingZeros64(m) >> 3
-		if raw[j] == '"' {
+		if j < len(raw) && raw[j] == '"' {
 			return j + 1
 		}
 	}
@@ -446,29 +451,39 @@ func asciiTail(raw []byte, i int) int {
 
 // stringEnd returns the index just past the string literal starting at
 // raw[i] == '"', as skipStr does, and whether its contents are plain ASCII:
-// no escapes and no byte beyond 0x7f, so that they are the decoded string.
-// It looks at eight bytes at a time. Callers try asciiEnd first, which
-// settles the common literal without a call.
+// no escapes, no control character and no byte beyond 0x7f, so that they
+// are the decoded string (and the literal one json.Valid accepts, as
+// asciiEnd says). It looks at eight bytes at a time. Callers try asciiEnd
+// first, which settles the common literal without a call.
 func stringEnd(raw []byte, i int) (end int, ascii bool) {
 	j := i + 1
-	var high uint64 // the top bits of the bytes before j
+	// high has a top bit set for a byte before j beyond ASCII or below
+	// 0x20. The "has byte less than" identity flags lanes exactly up to
+	// the first control character and may flag some after it: a lane
+	// flagged below the special byte found means a control character
+	// there.
+	var high uint64
 	for {
 		if j+8 > len(raw) {
 			for j < len(raw) && raw[j] != '"' && raw[j] != '\\' {
 				high |= uint64(raw[j] & 0x80)
+				if raw[j] < 0x20 {
+					high |= 0x80
+				}
 				j++
 			}
 			break
 		}
 		w := binary.LittleEndian.Uint64(raw[j:])
 		q, b := w^lanesQuote, w^lanesSlash
+		bad := (w | (w-lanesCtl)&^w) & lanesHi
 		if m := ((q-lanesLo)&^q | (b-lanesLo)&^b) & lanesHi; m != 0 {
 			n := bits.TrailingZeros64(m) >> 3
-			high |= w & lanesHi & (1<<(8*n) - 1)
+			high |= bad & (1<<(8*n) - 1)
 			j += n
 			break
 		}
-		high |= w & lanesHi
+		high |= bad
 		j += 8
 	}
 	switch {

@@ -152,7 +152,7 @@ func BenchmarkValidRegistry(b *testing.B) {
 					r.BeginArray()
 					for r.NextElement() {
 						idx.Base = r.Pos()
-						members, _, _ = r.SplitObject(members, &idx)
+						members, _, _ = r.SplitObject(members, &idx, nil)
 					}
 				}
 			}

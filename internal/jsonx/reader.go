@@ -379,6 +379,24 @@ type KeyFacts struct {
 	Plain uint64
 }
 
+// A ValueReader reads some member values of the objects SplitObject splits
+// in place of its validating scan: a caller that must walk a value anyway
+// (to check it against a schema) validates it on the same walk, instead of
+// the scan reading it once and the caller a second time.
+type ValueReader interface {
+	// ReadValue reads the value of member key, an object or array starting
+	// at data[i] inside depth open containers (the object split included),
+	// and returns the index just past it, or -1 when it declines: then
+	// SplitObject reads the value as usual, with idx as it was before the
+	// call. A value it accepts must be one the scan accepts (as json.Valid
+	// does), without insignificant whitespace, and ReadValue must have set
+	// idx.Text, idx.Inexact and idx.BigNumbers as the scan would for it (see
+	// ValidValue, ValidString, ValidNumber and Index.NoteNumber). It need not
+	// record the value's spans: a reader of the index scans a container it
+	// finds no span for.
+	ReadValue(key string, data []byte, i, depth int, idx *Index) int
+}
+
 // SplitObject reads the next value when it is an object: it appends the
 // object's members to ms, each key decoded as KeyInfo decodes it and each
 // value as SkipIndexed returns it (Skip when idx is nil), and reports what
@@ -388,7 +406,13 @@ type KeyFacts struct {
 // beyond the values that are not strings. ok is false, and nothing read,
 // when the next value is not an object; after an error (see Err) ms may hold
 // some of the members.
-func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFacts, ok bool) {
+//
+// When vr is not nil (and idx is not), each value that is an object or an
+// array is offered to vr first (see ValueReader).
+func (r *Reader) SplitObject(ms []Member, idx *Index, vr ValueReader) (_ []Member, facts KeyFacts, ok bool) {
+	if idx == nil {
+		vr = nil
+	}
 	facts.Literal = true
 	if !r.BeginObject() {
 		return ms, facts, false
@@ -454,16 +478,28 @@ func (r *Reader) SplitObject(ms []Member, idx *Index) (_ []Member, facts KeyFact
 					}
 				}
 			} else {
-				var vlast int
-				if idx != nil {
-					i, vlast = validValueIndexed(data, i, depth, idx)
-				} else {
-					i, vlast = validValue(data, i, depth)
+				read := false
+				if vr != nil && i < n && (data[i] == '{' || data[i] == '[') {
+					// What the scan records is put back when vr declines.
+					spans, text, inexact, big := len(idx.Spans), idx.Text, idx.Inexact, idx.BigNumbers
+					if end := vr.ReadValue(key, data, i, depth, idx); end > i && end <= n {
+						i, read = end, true
+					} else {
+						idx.Spans, idx.Text, idx.Inexact, idx.BigNumbers = idx.Spans[:spans], text, inexact, big
+					}
 				}
-				if i < 0 {
-					goto fail
+				if !read {
+					var vlast int
+					if idx != nil {
+						i, vlast = validValueIndexed(data, i, depth, idx)
+					} else {
+						i, vlast = validValue(data, i, depth)
+					}
+					if i < 0 {
+						goto fail
+					}
+					last = max(last, vlast)
 				}
-				last = max(last, vlast)
 			}
 			// Set field by field: appending a Member value copies it with
 			// a bulk write barrier while the collector runs, which costs
@@ -854,6 +890,42 @@ key:
 		i++
 	}
 	goto value
+}
+
+// ValidValue validates the value starting at data[i] (no leading space)
+// inside depth open containers, recording in idx as SkipIndexed does, and
+// returns the index just past it, or -1, and the index of the last
+// insignificant whitespace byte inside it (-1 if none): the scan of
+// SplitObject, for a ValueReader that reads part of a value itself.
+func ValidValue(data []byte, i, depth int, idx *Index) (end, lastSpace int) {
+	return validValueIndexed(data, i, depth, idx)
+}
+
+// ValidString validates the string literal starting at data[i] == '"' and
+// returns the index just past it, or -1, and whether it may not be Unicode
+// text, exactly as the scan decides it for Index.Text.
+func ValidString(data []byte, i int) (end int, text bool) {
+	if end := plainEnd(data, i); end > 0 {
+		return end, false
+	}
+	end, _, text = scanString(data, i)
+	return end, text
+}
+
+// ValidNumber validates the number literal starting at data[i] and returns
+// the index just past it, or -1. The literal is the longest valid one: the
+// scan then expects a separator after it, not a number byte.
+func ValidNumber(data []byte, i int) int { return scanNumber(data, i) }
+
+// NoteNumber records in idx what the number literal num (a valid one) says
+// of the numbers read, as the scan does: Inexact and BigNumbers.
+func (idx *Index) NoteNumber(num []byte) {
+	if len(num) > 15 || notInteger(num) {
+		idx.Inexact = true
+		if len(num) > 308 || bytes.ContainsAny(num, "eE") {
+			idx.BigNumbers = true
+		}
+	}
 }
 
 // validValueIndexed is validValue that records in idx, as SkipIndexed says.

@@ -3,6 +3,7 @@ package jsonx
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,7 +55,7 @@ func splitSimple(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
 // splitFast is SplitObject appending to a slice of room for two members,
 // so that both its paths (room left, append) are taken.
 func splitFast(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
-	return r.SplitObject(make([]Member, 0, 2), idx)
+	return r.SplitObject(make([]Member, 0, 2), idx, nil)
 }
 
 // checkPlain checks that KeyFacts.Plain marks only members whose values
@@ -95,7 +96,7 @@ func plainLiteral(v []byte) bool {
 // of an object followed by at least eight bytes, and for no other.
 func TestSplitObjectPlain(t *testing.T) {
 	r := NewReader([]byte(`{"a":"x","b":1,"c":"caf\u00e9","d":"` + strings.Repeat("y", 40) + `","e":"","f":["z"],"g":"\u0000"}` + strings.Repeat(" ", 8)))
-	_, facts, ok := r.SplitObject(nil, nil)
+	_, facts, ok := r.SplitObject(nil, nil, nil)
 	if !ok || r.End() != nil {
 		t.Fatal("not read")
 	}
@@ -322,7 +323,7 @@ func TestLastSpace(t *testing.T) {
 			"Skip":        func(r *Reader) { r.Skip() },
 			"SkipIndexed": func(r *Reader) { r.SkipIndexed(&Index{}) },
 			"SplitObject": func(r *Reader) {
-				if _, _, ok := r.SplitObject(nil, &Index{}); !ok {
+				if _, _, ok := r.SplitObject(nil, &Index{}, nil); !ok {
 					r.Skip()
 				}
 			},
@@ -340,6 +341,69 @@ func TestLastSpace(t *testing.T) {
 			if got := r.LastSpace(); got != want {
 				t.Fatalf("%s on %q: LastSpace %d, want %d", name, text, got, want)
 			}
+		}
+	})
+}
+
+// testValueReader is a ValueReader that reads a value with ValidValue,
+// recording no spans, when it is compact and accept says so, and that
+// otherwise declines after scribbling on the index, which SplitObject must
+// put back.
+type testValueReader struct {
+	accept func() bool
+}
+
+func (vr testValueReader) ReadValue(key string, data []byte, i, depth int, idx *Index) int {
+	var scratch Index
+	end, last := ValidValue(data, i, depth, &scratch)
+	if end < 0 || last >= 0 || !vr.accept() {
+		idx.Spans = append(idx.Spans, Span{Start: -1})
+		idx.Text, idx.Inexact, idx.BigNumbers = true, true, true
+		return -1
+	}
+	idx.Text = idx.Text || scratch.Text
+	idx.Inexact = idx.Inexact || scratch.Inexact
+	idx.BigNumbers = idx.BigNumbers || scratch.BigNumbers
+	return end
+}
+
+// TestSplitObjectValueReader: SplitObject with a ValueReader reads every
+// text as without one, but for the spans of the values the reader read,
+// which are left out; a declined value leaves no trace.
+func TestSplitObjectValueReader(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var obj []byte
+		if rapid.Bool().Draw(t, "object") {
+			obj = objectText(t)
+		} else {
+			obj = jsonText(t)
+		}
+		depth := rapid.IntRange(0, 2).Draw(t, "depth")
+		doc := []byte(strings.Repeat("[", depth) + string(obj) + strings.Repeat(",1]", depth))
+		want := splitWith(doc, depth, true, splitSimple)
+		read := 0
+		vr := testValueReader{accept: func() bool {
+			ok := rapid.Bool().Draw(t, "accept")
+			if ok {
+				read++
+			}
+			return ok
+		}}
+		got := splitWith(doc, depth, true, func(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
+			return r.SplitObject(make([]Member, 0, 2), idx, vr)
+		})
+		checkPlain(t, got)
+		for _, sp := range got.Spans {
+			if !slices.Contains(want.Spans, sp) {
+				t.Fatalf("SplitObject on %q: span %v not the scan's %v", doc, sp, want.Spans)
+			}
+		}
+		if read == 0 && len(got.Spans) != len(want.Spans) {
+			t.Fatalf("SplitObject on %q: spans %v, want %v", doc, got.Spans, want.Spans)
+		}
+		got.Spans, want.Spans = nil, nil
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("SplitObject on %q (-loop +SplitObject with a ValueReader):\n%s", doc, diff)
 		}
 	})
 }
