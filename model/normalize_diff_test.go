@@ -338,7 +338,7 @@ func (d leanDraw) obj(members ...[2]string) string {
 		// to the checks: rarely drawn, so that the others are read lean.
 		name, rare := strings.CutPrefix(m[0], "?")
 		if rare && rapid.IntRange(0, 7).Draw(d.t, name+" rare?") == 0 || !rare && rapid.IntRange(0, 11).Draw(d.t, name+" omit?") > 0 {
-			ms = append(ms, `"`+name+`":`+m[1])
+			ms = append(ms, d.key(name)+`:`+m[1])
 		}
 	}
 	if len(ms) > 0 && rapid.IntRange(0, 14).Draw(d.t, "repeat?") == 0 {
@@ -348,6 +348,27 @@ func (d leanDraw) obj(members ...[2]string) string {
 		ms = append(ms, `"x-other":`+d.v("other", []string{`1`, `"s"`, `{"a":[1,{}]}`, `[]`, `null`, `"\u00e9\n"`}))
 	}
 	return "{" + strings.Join(ms, ",") + "}"
+}
+
+// key writes the key name, now and then as another spelling of it (an
+// escape, which the checks decode to the same key) or as a near miss (one
+// the checks take for an unknown key): the lean reading tells keys by
+// their bytes and must take neither for the key.
+func (d leanDraw) key(name string) string {
+	if len(name) == 0 || rapid.IntRange(0, 29).Draw(d.t, name+" spelling?") > 0 {
+		return `"` + name + `"`
+	}
+	switch rapid.IntRange(0, 4).Draw(d.t, name+" spelling") {
+	case 0:
+		return `"` + fmt.Sprintf(`\u%04x`, name[0]) + name[1:] + `"`
+	case 1:
+		return `"` + name[:len(name)-1] + fmt.Sprintf(`\u%04x`, name[len(name)-1]) + `"`
+	case 2:
+		return `"` + name + `s"`
+	case 3:
+		return `"` + name[:len(name)-1] + `"`
+	}
+	return `"` + strings.ToUpper(name[:1]) + name[1:] + `"`
 }
 
 func (d leanDraw) arr(name string, el func() string) string {
@@ -629,6 +650,22 @@ func TestLeanDeclines(t *testing.T) {
 		{KeyRemotes, `[{"type":"sse","url":"ftp://x.example.com/"}]`, false},
 		{KeyRemotes, `[{"type":"sse"}]`, false},
 		{"repository", `{"url":"https://github.com/a/b","source":5}`, false},
+		// Keys are told by their bytes: a checked key written with an
+		// escape is not read as an unknown one (the checks decode it), and
+		// a near miss of a checked key is an unknown one, whatever it holds.
+		{KeyMeta, ext(`,"t\u0061gs":["Bad"]`), false},
+		{KeyMeta, ext(`,"tag":["Bad"],"tagss":[5],"Tags":5,"status2":"gone","metadata_":5`), true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"versio\u006e":"latest"}]`, false},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"registryTypes":5,"environmentVariablesX":5,"registryBaseUrl2":"not a uri"}]`, true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","isRequiredX":"no","isSecre":5,"formats":"json"}]}]`, true},
+		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","\u0069sSecret":"yes"}]}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","h\u0065aders":5}]`, false},
+		{KeyRemotes, `[{"type":"sse","url":"https://a.example.com/sse","header":5,"urls":5}]`, true},
+		{"repository", `{"url":"https://github.com/a/b","source":"github","i\u0064":5}`, false},
+		{"icons", `[{"src":"https://x.example.com/i.png","them\u0065":"blue"}]`, false},
+		{KeyMeta, ext(`,"permissions":{"network":{"outbound":{"allow_hos\u0074":["-bad"]}}}`), false},
+		{KeyMeta, ext(`,"provenance":{"attestation":{"predicate_typ\u0065":"v1"}}`), false},
+		{KeyMeta, ext(`,"provenance":{"attestation":{"predicate_types":"v1"}}`), true},
 	} {
 		entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + c.key + `":` + c.value + `}`
 		reg, _ := Parse([]byte(`{"data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})

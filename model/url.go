@@ -66,9 +66,15 @@ func CheckURL(raw string) (normalized string, insecure bool, err error) {
 // agrees on all that plainURL accepts (TestPlainURLAgreesWithCheckURL).
 // insecure is true for http.
 func plainURL[T string | []byte](raw T) (insecure, ok bool) {
-	if len(raw) > MaxURLLength {
-		return false, false
-	}
+	end, insecure := plainURLEnd(raw)
+	return insecure, end == len(raw)
+}
+
+// plainURLEnd reads a plain URL (see plainURL) at the start of raw, up to
+// the end of raw or the first quote, which no URL holds: so the lean
+// reading checks a URL where it finds the end of its string literal. It
+// returns where the URL ends, or -1 when what stands there is not plain.
+func plainURLEnd[T string | []byte](raw T) (end int, insecure bool) {
 	i := 0
 	switch {
 	case hasLowerPrefix(raw, "https://"):
@@ -76,50 +82,53 @@ func plainURL[T string | []byte](raw T) (insecure, ok bool) {
 	case hasLowerPrefix(raw, "http://"):
 		i, insecure = len("http://"), true
 	default:
-		return false, false
+		return -1, false
 	}
 	hostStart, label := i, i
 	for ; i < len(raw); i++ {
 		c := raw[i]
-		if c == '/' || c == '?' || c == ':' {
+		if c == '/' || c == '?' || c == ':' || c == '"' {
 			break
 		}
 		if c == '.' {
 			if !plainLabel(raw[label:i]) {
-				return false, false
+				return -1, false
 			}
 			label = i + 1
 			continue
 		}
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false, false
+		if byteClass[c]&classPlainHostLabel == 0 {
+			return -1, false
 		}
 	}
 	last := raw[label:i]
 	if n := i - hostStart; n > 253 || !plainLabel(last) || numericLabel(last) {
-		return false, false
+		return -1, false
 	}
 	if i < len(raw) && raw[i] == ':' {
 		i++
 		start, port := i, 0
-		for ; i < len(raw) && raw[i] != '/' && raw[i] != '?'; i++ {
+		for ; i < len(raw) && raw[i] != '/' && raw[i] != '?' && raw[i] != '"'; i++ {
 			c := raw[i]
 			if c < '0' || c > '9' || i-start >= 5 {
-				return false, false
+				return -1, false
 			}
 			port = port*10 + int(c-'0')
 		}
 		if i == start || raw[start] == '0' || port > 65535 ||
 			insecure && port == 80 || !insecure && port == 443 {
-			return false, false
+			return -1, false
 		}
 	}
-	for ; i < len(raw); i++ {
-		if c := raw[i]; c == '%' || c == '#' || !urlByte(c) {
-			return false, false
+	for ; i < len(raw) && raw[i] != '"'; i++ {
+		if byteClass[raw[i]]&classPlainPath == 0 {
+			return -1, false
 		}
 	}
-	return insecure, true
+	if i > MaxURLLength {
+		return -1, false
+	}
+	return i, insecure
 }
 
 // hasLowerPrefix reports whether raw starts with prefix, byte for byte.

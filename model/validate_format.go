@@ -2,7 +2,9 @@ package model
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"net/url"
 	"strconv"
 	"time"
@@ -57,6 +59,12 @@ const (
 	// classURIRest: printable ASCII but for "%", "[", "]" and "\" (see
 	// plainURI).
 	classURIRest
+	// classPlainHostLabel: the bytes of a label of a plain URL's host,
+	// [a-z0-9_-] (see plainURL).
+	classPlainHostLabel
+	// classPlainPath: the bytes of a plain URL's path and query, urlByte's
+	// but "%" and "#".
+	classPlainPath
 )
 
 // byteClass holds the classes of each byte. It is computed once, from the
@@ -85,6 +93,8 @@ var byteClass = func() (t [256]uint16) {
 		set(classScheme, alnum || c == '+' || c == '-' || c == '.')
 		set(classPlainHost, alnum || c == '.' || c == '-' || c == '_' || c == '~')
 		set(classURIRest, c > ' ' && c < 0x7f && c != '%' && c != '[' && c != ']' && c != '\\')
+		set(classPlainHostLabel, lower || digit || c == '-' || c == '_')
+		set(classPlainPath, urlByte(c) && c != '%' && c != '#')
 	}
 	return t
 }()
@@ -141,9 +151,7 @@ func matchOfficialPart[T text](s T) bool {
 func matchTool[T text](s T) bool { return allBytes(s, isToolByte) }
 
 // matchTag implements ^[a-z0-9][a-z0-9_-]*[a-z0-9]$.
-func matchTag[T text](s T) bool {
-	return len(s) >= 2 && isLowerAlnum(s[0]) && isLowerAlnum(s[len(s)-1]) && allBytes(s, isTagByte)
-}
+func matchTag[T text](s T) bool { return tagEnds(s) && allBytes(s, isTagByte) }
 
 // matchEnvVar implements ^[A-Za-z_][A-Za-z0-9_]*$.
 func matchEnvVar[T text](s T) bool {
@@ -324,9 +332,40 @@ func isURI[T text](s T) bool {
 
 // plainURI reports, without allocating, whether s is certainly a URI by
 // isURI's rule: a scheme, then only printable ASCII without spaces, "%",
-// backslashes or brackets, and an authority, if any, of a plain host name with an optional
-// numeric port. Anything else is left to net/url.
+// backslashes or brackets, and an authority, if any, of a plain host name
+// with an optional numeric port. Anything else is left to net/url.
 func plainURI[T text](s T) bool {
+	// The scheme's bytes and ":" are in classURIRest too.
+	return allURIRest(s) && plainURIShape(s)
+}
+
+// plainURILit is plainURI for the string literal starting at raw[i] ==
+// '"', read in one pass: it returns the index just past the literal when
+// its contents are a plain URI, else -1. A plain URI holds no quote, no
+// backslash and no byte beyond ASCII, so the literal ends at the first
+// quote, and its contents are the decoded string.
+func plainURILit(raw []byte, i int) int {
+	if i >= len(raw) || raw[i] != '"' {
+		return -1
+	}
+	j := i + 1
+	for ; j+8 <= len(raw); j += 8 {
+		if m := uriRestStops(binary.LittleEndian.Uint64(raw[j:])); m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			break
+		}
+	}
+	for ; j < len(raw) && raw[j] != '"' && byteClass[raw[j]]&classURIRest != 0; j++ {
+	}
+	if j >= len(raw) || raw[j] != '"' || !plainURIShape(raw[i+1:j]) {
+		return -1
+	}
+	return j + 1
+}
+
+// plainURIShape is plainURI for s whose bytes are all in classURIRest: its
+// scheme and authority.
+func plainURIShape[T text](s T) bool {
 	if len(s) == 0 || !(s[0] >= 'a' && s[0] <= 'z' || s[0] >= 'A' && s[0] <= 'Z') {
 		return false
 	}
@@ -339,9 +378,6 @@ func plainURI[T text](s T) bool {
 		return false
 	}
 	rest := s[colon+1:]
-	if !allURIRest(rest) {
-		return false
-	}
 	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
 		return true // opaque or a path: net/url takes any such rest
 	}
@@ -364,24 +400,42 @@ func plainURI[T text](s T) bool {
 	return i == len(auth) || auth[i] == '/' || auth[i] == '?' || auth[i] == '#'
 }
 
+// The words of the tests of eight bytes at a time.
+const (
+	wordLo = 0x0101010101010101
+	wordHi = 0x8080808080808080
+)
+
+// uriRest flags, in the top bit of its byte, each byte of the word w
+// (eight bytes, the first lowest) that is not in classURIRest, exactly up
+// to and including the first one: above it a byte may be flagged wrongly.
+func uriRest(w uint64) uint64 {
+	const lo = wordLo
+	// With no top bit set these find exactly whether a byte is below 0x21,
+	// is 0x7f, is "%", or lies in "[", "\", "]" (0x5b to 0x5d); a carry or
+	// borrow runs only upwards, from a byte flagged already, or from a
+	// byte beyond 0x7f, which w itself flags.
+	below := (w - 0x21*lo) &^ w
+	del, pct := w^(0x7f*lo), w^('%'*lo)
+	zero := ((del - lo) &^ del) | ((pct - lo) &^ pct)
+	bracket := ((0x7f+0x5e)*lo - w) &^ w & (w + (0x7f-0x5a)*lo)
+	return (w | below | zero | bracket) & wordHi
+}
+
+// uriRestStops is uriRest that flags a quote too.
+func uriRestStops(w uint64) uint64 {
+	q := w ^ ('"' * wordLo)
+	return uriRest(w) | (q-wordLo)&^q&wordHi
+}
+
 // allURIRest reports whether every byte of s is in classURIRest, eight at a
 // time: a URI's rest is most of its length.
 func allURIRest[T text](s T) bool {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
 			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&hi != 0 {
-			return false // a byte beyond 0x7f
-		}
-		// With no top bit set these find exactly whether a byte is below
-		// 0x21, is 0x7f, is "%", or lies in "[", "\", "]" (0x5b to 0x5d).
-		below := (w - 0x21*lo) &^ w & hi
-		del, pct := w^(0x7f*lo), w^('%'*lo)
-		zero := ((del - lo) &^ del) | ((pct - lo) &^ pct)
-		bracket := (((0x7f+0x5e)*lo - w) &^ w & (w + (0x7f-0x5a)*lo)) & hi
-		if below|zero&hi|bracket != 0 {
+		if uriRest(w) != 0 {
 			return false
 		}
 	}
@@ -475,4 +529,10 @@ func hasHugeNumber(raw []byte) bool {
 		}
 	}
 	return false
+}
+
+// tagEnds is matchTag for s whose bytes are all of classTag: its length
+// and ends.
+func tagEnds[T text](s T) bool {
+	return len(s) >= 2 && isLowerAlnum(s[0]) && isLowerAlnum(s[len(s)-1])
 }

@@ -444,18 +444,23 @@ func (l *lean) number() (float64, bool) {
 	return floatOf(b[i:j])
 }
 
-// enum reads a string, one of allowed.
-func (l *lean) enum(allowed []string) bool {
-	s, ok := l.str()
-	if !ok {
-		return false
-	}
-	for _, a := range allowed {
-		if string(s) == a {
+// oneOf reads a string, one of lits.
+func (l *lean) oneOf(lits []leanLit) bool {
+	w := l.window()
+	for i := range lits {
+		if l.is(&w, &lits[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// other reads a member whose key the reader does not check: its key, read
+// as key reads it (so that a checked key written with an escape is not
+// taken for another), and its value, whatever it holds.
+func (l *lean) other() bool {
+	_, ok := l.key()
+	return ok && l.skip()
 }
 
 // leanCheck names the check of each element of an array (see array).
@@ -511,20 +516,29 @@ const (
 	leanHost
 )
 
-func (r leanRule) match(s []byte) bool {
-	switch r {
+// ruleStr reads a string satisfying rule and returns its contents.
+func (l *lean) ruleStr(rule leanRule) ([]byte, bool) {
+	switch rule {
 	case leanTool:
-		return matchTool(s)
+		s, ok := l.classStr(classTool)
+		return s, ok && len(s) > 0
 	case leanTag:
-		return matchTag(s)
-	case leanIconSize:
-		return matchIconSize(s)
-	case leanMount:
-		return matchMountPath(s)
-	case leanHost:
-		return matchHost(s)
+		s, ok := l.classStr(classTag)
+		return s, ok && tagEnds(s)
 	}
-	return true
+	s, ok := l.str()
+	if !ok {
+		return nil, false
+	}
+	switch rule {
+	case leanIconSize:
+		ok = matchIconSize(s)
+	case leanMount:
+		ok = matchMountPath(s)
+	case leanHost:
+		ok = matchHost(s)
+	}
+	return s, ok
 }
 
 // strings reads an array of strings satisfying rule, none repeated when
@@ -534,8 +548,8 @@ func (l *lean) strings(rule leanRule, unique bool) bool {
 	n := 0
 	ok, more := l.open(']')
 	for ok && more {
-		s, isStr := l.str()
-		if !isStr || !rule.match(s) {
+		s, good := l.ruleStr(rule)
+		if !good {
 			return false
 		}
 		if unique {
@@ -560,27 +574,83 @@ func once(seen *uint32, bit uint32) bool {
 	return true
 }
 
+// The literals of the readers below, each reader's in one place. The
+// lists of allowed values are those of the checks.
+var (
+	repositoryKeys = struct{ url, source, id, subfolder leanLit }{
+		keyLit("url"), keyLit("source"), keyLit("id"), keyLit("subfolder")}
+	transportKeys = struct{ typ, url, headers, variables leanLit }{
+		keyLit("type"), keyLit("url"), keyLit("headers"), keyLit("variables")}
+	transportTypes = struct{ stdio, streamable, sse leanLit }{
+		strLit(TransportStdio), strLit(TransportStreamableHTTP), strLit(TransportSSE)}
+	pkgKeys = struct {
+		registryType, identifier, transport, version, fileSha256, registryBaseURL, runtimeHint,
+		environmentVariables, packageArguments, runtimeArguments leanLit
+	}{
+		keyLit("registryType"), keyLit("identifier"), keyLit("transport"), keyLit("version"), keyLit("fileSha256"),
+		keyLit("registryBaseUrl"), keyLit("runtimeHint"), keyLit("environmentVariables"),
+		keyLit("packageArguments"), keyLit("runtimeArguments")}
+	keyValueKeys = struct {
+		name, description, value, def, placeholder, isRequired, isSecret, format, choices, variables leanLit
+	}{
+		keyLit("name"), keyLit("description"), keyLit("value"), keyLit("default"), keyLit("placeholder"),
+		keyLit("isRequired"), keyLit("isSecret"), keyLit("format"), keyLit("choices"), keyLit("variables")}
+	inputFormatLits = strLits(inputFormats)
+	metaKeys        = struct{ publisherProvided leanLit }{keyLit(PublisherProvidedKey)}
+	extensionKeys   = struct {
+		status, tier, overview, tools, tags, metadata, stateless, customMetadata, proxyPort,
+		dockerTags, args, envVars, toolDefinitions, permissions, provenance, oauthConfig leanLit
+	}{
+		keyLit("status"), keyLit("tier"), keyLit("overview"), keyLit("tools"), keyLit("tags"),
+		keyLit("metadata"), keyLit("stateless"), keyLit("custom_metadata"), keyLit("proxy_port"),
+		keyLit("docker_tags"), keyLit("args"), keyLit("env_vars"), keyLit("tool_definitions"),
+		keyLit("permissions"), keyLit("provenance"), keyLit("oauth_config")}
+	extStatusLits = strLits(extStatuses)
+	extTierLits   = strLits(extTiers)
+	metadataKeys  = struct{ stars, lastUpdated, kubernetes leanLit }{
+		keyLit("stars"), keyLit("last_updated"), keyLit("kubernetes")}
+	iconKeys = struct{ src, mimeType, theme, sizes leanLit }{
+		keyLit("src"), keyLit("mimeType"), keyLit("theme"), keyLit("sizes")}
+	iconMimeTypeLits = strLits(iconMimeTypes)
+	iconThemeLits    = strLits(iconThemes)
+	envVarKeys       = struct{ name, description, def, required, secret leanLit }{
+		keyLit("name"), keyLit("description"), keyLit("default"), keyLit("required"), keyLit("secret")}
+	toolDefinitionKeys = struct{ name, description, inputSchema, annotations leanLit }{
+		keyLit("name"), keyLit("description"), keyLit("inputSchema"), keyLit("annotations")}
+	kubernetesKeys = struct{ kind, image, namespace, name, uid, transport leanLit }{
+		keyLit("kind"), keyLit("image"), keyLit("namespace"), keyLit("name"), keyLit("uid"), keyLit("transport")}
+	kubernetesTransportLits = strLits(kubernetesTransports)
+	permissionsKeys         = struct{ name, read, write, privileged, network leanLit }{
+		keyLit("name"), keyLit("read"), keyLit("write"), keyLit("privileged"), keyLit("network")}
+	networkKeys  = struct{ outbound leanLit }{keyLit("outbound")}
+	outboundKeys = struct{ allowHost, allowPort, insecureAllowAll leanLit }{
+		keyLit("allow_host"), keyLit("allow_port"), keyLit("insecure_allow_all")}
+	provenanceKeys = struct {
+		sigstoreURL, repositoryURI, certIssuer, repositoryRef, signerIdentity, runnerEnvironment, attestation leanLit
+	}{
+		keyLit("sigstore_url"), keyLit("repository_uri"), keyLit("cert_issuer"), keyLit("repository_ref"),
+		keyLit("signer_identity"), keyLit("runner_environment"), keyLit("attestation")}
+	attestationKeys = struct{ predicateType leanLit }{keyLit("predicate_type")}
+)
+
 // repository is validator.repository's lean reading.
 func (l *lean) repository() bool {
+	k := &repositoryKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "url":
-			s, isStr := l.str()
-			ok = once(&seen, 1) && isStr && isURI(s)
-		case "source":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.url):
+			ok = once(&seen, 1) && l.uri()
+		case l.is(&w, &k.source):
 			ok = once(&seen, 2) && l.anyStr()
-		case "id":
+		case l.is(&w, &k.id):
 			ok = once(&seen, 4) && l.anyStr()
-		case "subfolder":
+		case l.is(&w, &k.subfolder):
 			ok = once(&seen, 8) && l.anyStr()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -592,54 +662,60 @@ func (l *lean) repository() bool {
 // transport is validator.transport's lean reading. A remote's URL must be
 // plain (see remoteURLsPlain), so that no remote is to be dropped.
 func (l *lean) transport(remote bool) bool {
+	k, types := &transportKeys, &transportTypes
 	var seen uint32
-	var typ, url []byte
+	// typ is 1 for stdio, 2 for streamable-http or sse.
+	typ := 0
+	var url []byte
+	plain := false
 	hs, he := -1, -1
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "type":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.typ):
 			ok = once(&seen, 1)
-			typ, ok = l.strIf(ok)
-		case "url":
+			v := l.window()
+			switch {
+			case !ok:
+			case l.is(&v, &types.stdio):
+				typ = 1
+			case l.is(&v, &types.streamable) || l.is(&v, &types.sse):
+				typ = 2
+			default:
+				// Any other type is refused, whatever it holds.
+				return false
+			}
+		case l.is(&w, &k.url):
 			ok = once(&seen, 2)
-			url, ok = l.strIf(ok)
-		case "headers":
+			if ok && remote {
+				url, ok = l.plainURL()
+				plain = true
+			} else {
+				url, ok = l.strIf(ok)
+			}
+		case l.is(&w, &k.headers):
 			hs = l.i
 			ok = once(&seen, 4) && l.skip()
 			he = l.i
-		case "variables":
+		case l.is(&w, &k.variables):
 			ok = !remote && l.skip()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
 		}
 	}
-	if !ok || typ == nil {
+	switch {
+	case !ok || typ == 0:
 		return false
-	}
-	if remote && url != nil {
-		if _, plain := plainURL(url); !plain && len(url) > 0 {
-			return false
-		}
-	}
-	switch string(typ) {
-	case TransportStdio:
+	case typ == 1:
 		return !remote
-	case TransportStreamableHTTP, TransportSSE:
-	default:
+	case url == nil || !plain && !matchRemoteURL(url):
+		// A plain URL is one the pattern takes.
 		return false
-	}
-	if url == nil || !matchRemoteURL(url) {
-		return false
-	}
-	if hs < 0 {
+	case hs < 0:
 		return true
 	}
 	h := lean{b: l.b[hs:he], off: l.off + hs, spans: l.spans}
@@ -657,43 +733,39 @@ func (l *lean) strIf(ok bool) ([]byte, bool) {
 
 // pkg is validator.pkg's lean reading.
 func (l *lean) pkg() bool {
+	k := &pkgKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "registryType":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.registryType):
 			ok = once(&seen, 1) && l.anyStr()
-		case "identifier":
+		case l.is(&w, &k.identifier):
 			ok = once(&seen, 2) && l.anyStr()
-		case "transport":
-			ok = once(&seen, 4) && l.transport(false)
-		case "version":
+		case l.is(&w, &k.version):
 			var s []byte
 			s, ok = l.strIf(once(&seen, 8))
 			ok = ok && len(s) > 0 && string(s) != "latest"
-		case "fileSha256":
-			var s []byte
-			s, ok = l.strIf(once(&seen, 16))
-			ok = ok && matchSHA256(s)
-		case "registryBaseUrl":
-			var s []byte
-			s, ok = l.strIf(once(&seen, 32))
-			ok = ok && isURI(s)
-		case "runtimeHint":
+		case l.is(&w, &k.transport):
+			ok = once(&seen, 4) && l.transport(false)
+		case l.is(&w, &k.registryBaseURL):
+			ok = once(&seen, 32) && l.uri()
+		case l.is(&w, &k.runtimeHint):
 			ok = once(&seen, 64) && l.anyStr()
-		case "environmentVariables":
+		case l.is(&w, &k.environmentVariables):
 			ok = once(&seen, 128)
 			if ok {
 				_, ok = l.array(leanKeyValue)
 			}
-		case "packageArguments", "runtimeArguments":
+		case l.is(&w, &k.fileSha256):
+			var s []byte
+			s, ok = l.strIf(once(&seen, 16))
+			ok = ok && matchSHA256(s)
+		case l.is(&w, &k.packageArguments), l.is(&w, &k.runtimeArguments):
 			return false
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -704,34 +776,32 @@ func (l *lean) pkg() bool {
 
 // keyValue is validator.keyValueInput's lean reading.
 func (l *lean) keyValue() bool {
+	k := &keyValueKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "name":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.name):
 			ok = once(&seen, 1) && l.anyStr()
-		case "description":
+		case l.is(&w, &k.description):
 			ok = once(&seen, 2) && l.anyStr()
-		case "value":
-			ok = once(&seen, 4) && l.anyStr()
-		case "default":
-			ok = once(&seen, 8) && l.anyStr()
-		case "placeholder":
-			ok = once(&seen, 16) && l.anyStr()
-		case "isRequired":
+		case l.is(&w, &k.isRequired):
 			ok = once(&seen, 32) && l.boolean()
-		case "isSecret":
+		case l.is(&w, &k.isSecret):
 			ok = once(&seen, 64) && l.boolean()
-		case "format":
-			ok = once(&seen, 128) && l.enum(inputFormats)
-		case "choices", "variables":
+		case l.is(&w, &k.def):
+			ok = once(&seen, 8) && l.anyStr()
+		case l.is(&w, &k.value):
+			ok = once(&seen, 4) && l.anyStr()
+		case l.is(&w, &k.placeholder):
+			ok = once(&seen, 16) && l.anyStr()
+		case l.is(&w, &k.format):
+			ok = once(&seen, 128) && l.oneOf(inputFormatLits)
+		case l.is(&w, &k.choices), l.is(&w, &k.variables):
 			return false
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -751,16 +821,12 @@ func (l *lean) meta() (block []byte, ok bool) {
 	var more bool
 	ok, more = l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return nil, false
-		}
-		if string(k) == PublisherProvidedKey {
+		if l.at(&metaKeys.publisherProvided) {
 			start := l.i
 			ok = once(&seen, 1) && l.publishers()
 			block = l.b[start:l.i]
 		} else {
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -825,58 +891,56 @@ func fresh(keys [][]byte, k []byte) bool {
 
 // extensions is validator.extensions's lean reading.
 func (l *lean) extensions() bool {
+	k := &extensionKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "status":
-			ok = once(&seen, 1) && l.enum(extStatuses)
-		case "tier":
-			ok = once(&seen, 2) && l.enum(extTiers)
-		case "overview":
-			ok = once(&seen, 4) && l.anyStr()
-		case "tools":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.status):
+			ok = once(&seen, 1) && l.oneOf(extStatusLits)
+		case l.is(&w, &k.tier):
+			ok = once(&seen, 2) && l.oneOf(extTierLits)
+		case l.is(&w, &k.tools):
 			ok = once(&seen, 8) && l.strings(leanTool, true)
-		case "tags":
+		case l.is(&w, &k.tags):
 			ok = once(&seen, 16) && l.strings(leanTag, true)
-		case "metadata":
+		case l.is(&w, &k.metadata):
 			ok = once(&seen, 32) && l.metadata()
-		case "stateless":
+		case l.is(&w, &k.overview):
+			ok = once(&seen, 4) && l.anyStr()
+		case l.is(&w, &k.stateless):
 			ok = once(&seen, 64) && l.boolean()
-		case "custom_metadata":
-			ok = once(&seen, 128) && l.i < len(l.b) && l.b[l.i] == '{' && l.skip()
-		case "proxy_port":
+		case l.is(&w, &k.customMetadata):
+			ok = once(&seen, 128) && l.object()
+		case l.is(&w, &k.proxyPort):
 			ok = once(&seen, 256)
 			if ok {
 				f, isNum := l.number()
 				ok = isNum && f == math.Trunc(f) && f >= portMin && f <= portMax
 			}
-		case "docker_tags":
+		case l.is(&w, &k.dockerTags):
 			ok = once(&seen, 512) && l.strings(leanAny, true)
-		case "args":
+		case l.is(&w, &k.args):
 			ok = once(&seen, 1024) && l.strings(leanAny, false)
-		case "env_vars":
+		case l.is(&w, &k.envVars):
 			ok = once(&seen, 2048)
 			if ok {
 				_, ok = l.array(leanEnvVar)
 			}
-		case "tool_definitions":
+		case l.is(&w, &k.toolDefinitions):
 			ok = once(&seen, 4096)
 			if ok {
 				_, ok = l.array(leanToolDefinition)
 			}
-		case "permissions":
+		case l.is(&w, &k.permissions):
 			ok = once(&seen, 8192) && l.permissions()
-		case "provenance":
+		case l.is(&w, &k.provenance):
 			ok = once(&seen, 16384) && l.provenance()
-		case "oauth_config":
+		case l.is(&w, &k.oauthConfig):
 			return false
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -887,28 +951,26 @@ func (l *lean) extensions() bool {
 
 // metadata is validator.metadata's lean reading.
 func (l *lean) metadata() bool {
+	k := &metadataKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "stars":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.stars):
 			ok = once(&seen, 1)
 			if ok {
 				f, isNum := l.number()
 				ok = isNum && f >= 0
 			}
-		case "last_updated":
+		case l.is(&w, &k.lastUpdated):
 			var s []byte
 			s, ok = l.strIf(once(&seen, 2))
 			ok = ok && isDateTime(s)
-		case "kubernetes":
+		case l.is(&w, &k.kubernetes):
 			ok = once(&seen, 4) && l.kubernetes()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -919,27 +981,24 @@ func (l *lean) metadata() bool {
 
 // icon is validator.icon's lean reading.
 func (l *lean) icon() bool {
+	k := &iconKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "src":
-			var s []byte
-			s, ok = l.strIf(once(&seen, 1))
+		w := l.window()
+		switch {
+		case l.is(&w, &k.src):
+			start := l.i
 			// ASCII: as many characters as bytes.
-			ok = ok && isURI(s) && len(s) <= IconSrcMaxLen
-		case "mimeType":
-			ok = once(&seen, 2) && l.enum(iconMimeTypes)
-		case "theme":
-			ok = once(&seen, 4) && l.enum(iconThemes)
-		case "sizes":
+			ok = once(&seen, 1) && l.uri() && l.i-start-2 <= IconSrcMaxLen
+		case l.is(&w, &k.mimeType):
+			ok = once(&seen, 2) && l.oneOf(iconMimeTypeLits)
+		case l.is(&w, &k.theme):
+			ok = once(&seen, 4) && l.oneOf(iconThemeLits)
+		case l.is(&w, &k.sizes):
 			ok = once(&seen, 8) && l.strings(leanIconSize, false)
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -950,28 +1009,29 @@ func (l *lean) icon() bool {
 
 // envVar is validator.envVar's lean reading.
 func (l *lean) envVar() bool {
+	k := &envVarKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "name":
-			var s []byte
-			s, ok = l.strIf(once(&seen, 1))
-			ok = ok && matchEnvVar(s)
-		case "description":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.name):
+			ok = once(&seen, 1)
+			if ok {
+				var s []byte
+				s, ok = l.classStr(classEnvVar)
+				ok = ok && len(s) > 0 && !isDigit(s[0])
+			}
+		case l.is(&w, &k.description):
 			ok = once(&seen, 2) && l.anyStr()
-		case "default":
+		case l.is(&w, &k.def):
 			ok = once(&seen, 4) && l.anyStr()
-		case "required":
+		case l.is(&w, &k.required):
 			ok = once(&seen, 8) && l.boolean()
-		case "secret":
+		case l.is(&w, &k.secret):
 			ok = once(&seen, 16) && l.boolean()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -982,24 +1042,22 @@ func (l *lean) envVar() bool {
 
 // toolDefinition is validator.toolDefinition's lean reading.
 func (l *lean) toolDefinition() bool {
+	k := &toolDefinitionKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "name":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.name):
 			ok = once(&seen, 1) && l.anyStr()
-		case "description":
+		case l.is(&w, &k.description):
 			ok = once(&seen, 2) && l.anyStr()
-		case "inputSchema":
+		case l.is(&w, &k.inputSchema):
 			ok = once(&seen, 4) && l.object()
-		case "annotations":
+		case l.is(&w, &k.annotations):
 			ok = once(&seen, 8) && l.object()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1015,34 +1073,28 @@ func (l *lean) object() bool {
 
 // kubernetes is validator.kubernetes's lean reading.
 func (l *lean) kubernetes() bool {
+	k := &kubernetesKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "kind":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.kind):
 			ok = once(&seen, 1) && l.anyStr()
-		case "image":
+		case l.is(&w, &k.image):
 			ok = once(&seen, 2) && l.anyStr()
-		case "namespace", "name":
-			bit := uint32(4)
-			if string(k) == "name" {
-				bit = 8
-			}
-			var s []byte
-			s, ok = l.strIf(once(&seen, bit))
-			ok = ok && matchK8sName(s)
-		case "uid":
+		case l.is(&w, &k.namespace):
+			ok = once(&seen, 4) && l.k8sName()
+		case l.is(&w, &k.name):
+			ok = once(&seen, 8) && l.k8sName()
+		case l.is(&w, &k.uid):
 			var s []byte
 			s, ok = l.strIf(once(&seen, 16))
 			ok = ok && isUUID(s)
-		case "transport":
-			ok = once(&seen, 32) && l.enum(kubernetesTransports)
+		case l.is(&w, &k.transport):
+			ok = once(&seen, 32) && l.oneOf(kubernetesTransportLits)
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1051,28 +1103,32 @@ func (l *lean) kubernetes() bool {
 	return ok
 }
 
+// k8sName reads a string matchK8sName accepts.
+func (l *lean) k8sName() bool {
+	s, ok := l.classStr(classK8sName)
+	return ok && len(s) > 0 && isLowerAlnum(s[0]) && isLowerAlnum(s[len(s)-1])
+}
+
 // permissions is validator.permissions's lean reading.
 func (l *lean) permissions() bool {
+	k := &permissionsKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "name":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.name):
 			ok = once(&seen, 1) && l.anyStr()
-		case "read":
+		case l.is(&w, &k.read):
 			ok = once(&seen, 2) && l.strings(leanMount, true)
-		case "write":
+		case l.is(&w, &k.write):
 			ok = once(&seen, 4) && l.strings(leanMount, true)
-		case "privileged":
+		case l.is(&w, &k.privileged):
 			ok = once(&seen, 8) && l.boolean()
-		case "network":
+		case l.is(&w, &k.network):
 			ok = once(&seen, 16) && l.network()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1086,14 +1142,10 @@ func (l *lean) network() bool {
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		if string(k) == "outbound" {
+		if w := l.window(); l.is(&w, &networkKeys.outbound) {
 			ok = once(&seen, 1) && l.outbound()
 		} else {
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1104,22 +1156,20 @@ func (l *lean) network() bool {
 
 // outbound is validator.outbound's lean reading.
 func (l *lean) outbound() bool {
+	k := &outboundKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "allow_host":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.allowHost):
 			ok = once(&seen, 1) && l.strings(leanHost, true)
-		case "allow_port":
+		case l.is(&w, &k.allowPort):
 			ok = once(&seen, 2) && l.ports()
-		case "insecure_allow_all":
+		case l.is(&w, &k.insecureAllowAll):
 			ok = once(&seen, 4) && l.boolean()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1153,36 +1203,30 @@ func (l *lean) ports() bool {
 
 // provenance is validator.provenance's lean reading.
 func (l *lean) provenance() bool {
+	k := &provenanceKeys
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		switch string(k) {
-		case "sigstore_url":
+		w := l.window()
+		switch {
+		case l.is(&w, &k.sigstoreURL):
 			var s []byte
 			s, ok = l.strIf(once(&seen, 1))
 			ok = ok && isHostname(s)
-		case "repository_uri", "cert_issuer":
-			bit := uint32(2)
-			if string(k) == "cert_issuer" {
-				bit = 4
-			}
-			var s []byte
-			s, ok = l.strIf(once(&seen, bit))
-			ok = ok && isURI(s)
-		case "repository_ref":
+		case l.is(&w, &k.repositoryURI):
+			ok = once(&seen, 2) && l.uri()
+		case l.is(&w, &k.certIssuer):
+			ok = once(&seen, 4) && l.uri()
+		case l.is(&w, &k.repositoryRef):
 			ok = once(&seen, 8) && l.anyStr()
-		case "signer_identity":
+		case l.is(&w, &k.signerIdentity):
 			ok = once(&seen, 16) && l.anyStr()
-		case "runner_environment":
+		case l.is(&w, &k.runnerEnvironment):
 			ok = once(&seen, 32) && l.anyStr()
-		case "attestation":
+		case l.is(&w, &k.attestation):
 			ok = once(&seen, 64) && l.attestation()
 		default:
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1196,16 +1240,10 @@ func (l *lean) attestation() bool {
 	var seen uint32
 	ok, more := l.open('}')
 	for ok && more {
-		k, isKey := l.key()
-		if !isKey {
-			return false
-		}
-		if string(k) == "predicate_type" {
-			var s []byte
-			s, ok = l.strIf(once(&seen, 1))
-			ok = ok && isURI(s)
+		if w := l.window(); l.is(&w, &attestationKeys.predicateType) {
+			ok = once(&seen, 1) && l.uri()
 		} else {
-			ok = l.skip()
+			ok = l.other()
 		}
 		if ok {
 			ok, more = l.sep('}')
