@@ -276,7 +276,7 @@ func (m *merger) reindex(parts []*part) {
 		e, key := t.next()
 		h := holders{n: 1, one: e}
 		m.keep(e, key.pass)
-		for t.left > 0 && sameName(&t.heads[t.winner], &key) {
+		for t.left > 0 && sameName(&t.heads[t.winner], key) {
 			e, key := t.next()
 			h.add(e)
 			m.keep(e, key.pass)
@@ -627,11 +627,11 @@ func newLoserTree(runs [][]treeHead) *loserTree {
 	return t
 }
 
-// next returns the next entry in merged order and its key. It must not be
-// called when left is 0.
-func (t *loserTree) next() (*entry, treeHead) {
+// next returns the next entry in merged order and its record, which stays
+// where its list holds it. It must not be called when left is 0.
+func (t *loserTree) next() (*entry, *treeHead) {
 	w := t.winner
-	key := t.heads[w]
+	key := &t.runs[w][0]
 	t.advance(w)
 	t.left--
 	return key.e, key

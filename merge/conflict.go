@@ -145,6 +145,7 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 		return m.defined(name) == 1 && utf8.RuneCountInString(name) <= naming.MaxLen
 	})
 	h := byName(conflicting)
+	var buf []byte // the renamed copies' JSON, one after the other
 	for i, a := range assigned {
 		e := conflicting[i]
 		if a.Name == e.orig {
@@ -154,7 +155,8 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 		if c == nil || c.s.Name() != a.Name {
 			s := e.s.Clone()
 			s.SetName(a.Name)
-			c = &renamedCopy{s: s, sum: sha256.Sum256(s.AppendJSON(nil))}
+			buf = s.AppendJSON(buf[:0])
+			c = &renamedCopy{s: s, sum: sha256.Sum256(buf)}
 		}
 		if m.renamed == nil {
 			m.renamed = make(map[*entry]*renamedCopy)

@@ -93,9 +93,10 @@ type entry struct {
 	// What the last combine decided for an entry that is in conflict or
 	// shares a remote URL (mark is then the combine's epoch): whether it
 	// survives the conflict strategy, and the server written for it (a
-	// renamed copy or s) with its sum.
-	mark uint64
+	// renamed copy or s) with its sum. (keep lies with the other flags: an
+	// entry is one of many.)
 	keep bool
+	mark uint64
 	out  *model.Server
 	osum *[sha256.Size]byte
 }
