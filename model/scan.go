@@ -145,9 +145,9 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		start := r.Pos()
 		// The containers of the entry are recorded as they are validated,
 		// so that validating the entry against the schema later finds
-		// where each nested object ends without scanning it again; those
-		// of the members the lean reading reads as they are scanned (see
-		// leanScan) are not, since that reading needs none later.
+		// where each nested object ends without scanning it again (the
+		// lean reading of the large members, see leanScan, records those
+		// it reads as the scan would).
 		// Blocks are sized by the bytes left, so that a small document
 		// does not allocate a block for a large one: an entry of b bytes
 		// has at most b/2 containers.

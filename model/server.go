@@ -61,9 +61,7 @@ type Server struct {
 	// objects and arrays lie in raw, recorded by the pass that validated the
 	// JSON (bigNumbers: whether it holds a number that may not fit a
 	// float64). ValidateServer uses them for the member values still
-	// aliasing raw instead of indexing each value again. The index may
-	// lack containers (those of the members the scan read lean, see
-	// leanScan): its readers scan a container they find no span for.
+	// aliasing raw instead of indexing each value again.
 	raw        []byte
 	index      []jsonx.Span
 	indexed    bool

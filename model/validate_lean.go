@@ -163,7 +163,8 @@ func (f *walkFacts) set(key string, n int, block []byte) {
 // by the scan that reads the entry, as a jsonx.ValueReader of SplitObject:
 // each value is walked once, its JSON validated and its schema checked on
 // the same walk, where the scan would validate it and leanEntry read it
-// again later. It accepts only what it can validate on its own — text
+// again later. It records the spans of the containers it reads, and the
+// facts of the index, as the scan does: the entry's index is the same. It accepts only what it can validate on its own — text
 // without insignificant whitespace, strings of plain ASCII where their
 // contents are checked — and declines the rest, which the scan then reads
 // as usual (from the value's start: the lean reading leaves nothing
@@ -178,11 +179,11 @@ type leanScan struct {
 }
 
 // leanNesting bounds the objects and arrays the lean reading opens itself
-// before it skips a value whole (a tool definition's inputSchema, in
-// _meta, lies six deep): the skip validates the value as nested that much
-// deeper, which may refuse a valid text near the nesting limit, never
-// accept one over it. A refusal is only a decline: the scan then reads the
-// value itself, exactly.
+// (a tool definition's inputSchema, in _meta, lies six deep; a deeper
+// container is declined): a value it skips whole is validated as nested
+// that much deeper, which may refuse a valid text near the nesting limit,
+// never accept one over it. A refusal is only a decline: the scan then
+// reads the value itself, exactly.
 const leanNesting = 16
 
 // ReadValue implements jsonx.ValueReader.
@@ -217,6 +218,10 @@ type lean struct {
 	// of the value read); b then runs to the end of the text.
 	fuse  *jsonx.Index
 	depth int
+	// opened numbers the spans (in fuse) of the containers open read and
+	// sep has not closed yet, nopen of them.
+	opened [leanNesting]int32
+	nopen  int
 }
 
 // leanMember checks the value raw of the top-level member key by the lean
@@ -243,10 +248,34 @@ func (l *lean) open(close byte) (ok, more bool) {
 	if i+1 >= len(b) || b[i] != close-2 { // '{' is '}'-2, '[' is ']'-2
 		return false, false
 	}
+	if l.fuse != nil {
+		return l.openSpan(close)
+	}
 	if b[i+1] == close {
 		l.i = i + 2
 		return true, false
 	}
+	l.i = i + 1
+	return true, true
+}
+
+// openSpan is open for the scan's lean reading (l.fuse set), which records
+// the container's span as the scan would: the index of the entry is then
+// the one the scan alone records, for the readers that skip containers by
+// it later. A container stays on opened until sep reads its close.
+func (l *lean) openSpan(close byte) (ok, more bool) {
+	i := l.i
+	k := l.fuse.OpenSpan(i)
+	if l.b[i+1] == close {
+		l.i = i + 2
+		l.fuse.CloseSpan(k, l.i)
+		return true, false
+	}
+	if l.nopen == len(l.opened) {
+		return false, false // deeper than the schema's objects go
+	}
+	l.opened[l.nopen] = int32(k)
+	l.nopen++
 	l.i = i + 1
 	return true, true
 }
@@ -262,6 +291,14 @@ func (l *lean) sep(close byte) (ok, more bool) {
 		return true, true
 	case close:
 		l.i++
+		if l.fuse != nil {
+			// The container open read last ends here.
+			if l.nopen == 0 {
+				return false, false
+			}
+			l.nopen--
+			l.fuse.CloseSpan(int(l.opened[l.nopen]), l.i)
+		}
 		return true, false
 	}
 	return false, false

@@ -185,20 +185,36 @@ func TestPlainURLEndAgrees(t *testing.T) {
 // TestClassStr: lean.classStr reads a literal of the class's bytes and
 // nothing else; what it returns is what str returns.
 func TestClassStr(t *testing.T) {
-	gen := textGen("aZ09_-.\"\\é \x00", `\"`, `\u0041`, "tool_name")
-	rapid.Check(t, func(t *rapid.T) {
-		s := gen.Draw(t, "s")
-		class := rapid.SampledFrom([]uint16{classTool, classTag, classEnvVar, classK8sName}).Draw(t, "class")
-		raw := []byte(`"` + s + `"` + rapid.SampledFrom([]string{"", ",", `,"b"]`}).Draw(t, "tail"))
+	classes := []uint16{classTool, classTag, classEnvVar, classK8sName}
+	check := func(t interface{ Fatalf(string, ...any) }, class uint16, raw []byte) {
 		l := lean{b: raw}
 		got, ok := l.classStr(class)
 		r := lean{b: raw}
 		want, strOK := r.str()
 		all := strOK && len(want) > 0 && allBytes(want, func(c byte) bool { return byteClass[c]&class != 0 })
 		if ok != (all || strOK && len(want) == 0) || ok && (string(got) != string(want) || l.i != r.i) {
-			t.Fatalf("classStr(%q) = (%q, %v) to %d; str reads (%q, %v) to %d", raw, got, ok, l.i, want, strOK, r.i)
+			t.Fatalf("classStr(%q, %#x) = (%q, %v) to %d; str reads (%q, %v) to %d", raw, class, got, ok, l.i, want, strOK, r.i)
 		}
+	}
+	gen := textGen("aZ09_-.`@[{/:\"\\é \x00\x7f", `\"`, `\u0041`, "tool_name", "ABCDEFGH", "abcdefgh")
+	rapid.Check(t, func(t *rapid.T) {
+		s := gen.Draw(t, "s")
+		class := rapid.SampledFrom(classes).Draw(t, "class")
+		check(t, class, []byte(`"`+s+`"`+rapid.SampledFrom([]string{"", ",", `,"b"]`}).Draw(t, "tail")))
 	})
+	// Every byte at every place of the first two words, and after a byte
+	// that may carry into it.
+	for _, class := range classes {
+		for c := range 256 {
+			for k := range 17 {
+				for _, before := range []string{"", "\x80", "_", "-", "Z", "\xff"} {
+					s := "abcdefghijklmnopq"[:k] + before + string([]byte{byte(c)}) + "abcdefgh"
+					check(t, class, []byte(`"`+s+`"`))
+					check(t, class, []byte(`"`+s+`",1]`))
+				}
+			}
+		}
+	}
 }
 
 // TestLeanScanLiterals: where the scan reads members lean (leanScan), the

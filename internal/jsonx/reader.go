@@ -901,6 +901,21 @@ func ValidValue(data []byte, i, depth int, idx *Index) (end, lastSpace int) {
 	return validValueIndexed(data, i, depth, idx)
 }
 
+// OpenSpan records in idx an object or array starting at offset at of the
+// text, as the scan records one it reads, and returns its number for
+// CloseSpan: a ValueReader that reads containers itself records them as
+// the scan would, so that the index is the same.
+func (idx *Index) OpenSpan(at int) int {
+	idx.Spans = append(idx.Spans, Span{Start: int32(at - idx.Base)})
+	return len(idx.Spans) - 1
+}
+
+// CloseSpan records that the container OpenSpan numbered k ends just
+// before offset end of the text.
+func (idx *Index) CloseSpan(k, end int) {
+	idx.Spans[k].End = int32(end - idx.Base)
+}
+
 // ValidString validates the string literal starting at data[i] == '"' and
 // returns the index just past it, or -1, and whether it may not be Unicode
 // text, exactly as the scan decides it for Index.Text.
