@@ -342,3 +342,22 @@ func TestLeanScanForgets(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLeanScan: Parse with the scan's lean reading agrees with Parse
+// without it (checkLeanScan) on any text.
+func FuzzLeanScan(f *testing.F) {
+	ext := `{"` + PublisherProvidedKey + `":{"` + ToolHivePublisher + `":{"img":{"status":"active","tools":["a"],"metadata":{"stars":3},"custom_metadata":{"a":[1,{"b":null}]}}}}}`
+	for _, entry := range []string{
+		`{"name":"io.example/xy","description":"d","version":"1.0.0","repository":{"url":"https://github.com/a/b","source":"github"}}`,
+		`{"name":"io.example/xy","description":"d","version":"1.0.0","remotes":[{"type":"sse","url":"https://a.example.com/sse","headers":[{"name":"K","description":"caf\u00e9"}]}]}`,
+		`{"name":"io.example/xy","description":"d","version":"1.0.0","packages":[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","isSecret":true}]}]}`,
+		`{"name":"io.example/xy","description":"d","version":"1.0.0","_meta":` + ext + `}`,
+		`{"name":"io.example/xy","description":"d","version":"1.0.0","icons":[{"src":"https://x.example.com/i.png","sizes":["48x48"]}],"_meta":{"x":1e400}}`,
+		`{"name":"io.example/xy","remotes":[{"type":"sse","url":"https://a.example.com/` + "\x01" + `"}]}`,
+	} {
+		f.Add([]byte(`{"data":{"servers":[` + entry + `]}}`))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		checkLeanScan(t, doc)
+	})
+}
