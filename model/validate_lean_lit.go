@@ -1,9 +1,6 @@
 package model
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "encoding/binary"
 
 // A leanLit is a literal the lean reading looks for at its cursor: a key
 // with its quotes and the ":" after it (keyLit), or a string value with its
@@ -97,65 +94,27 @@ func strLits(ss []string) []leanLit {
 	return lits
 }
 
-// classStr reads a string literal of bytes of class, one of classTool,
-// classTag, classEnvVar and classK8sName, and returns its contents: the
-// first byte not of the class must be the closing quote. One pass reads
-// the literal and checks its bytes, eight at a time (classStops). None of
-// these classes holds a quote, a backslash, a control character or a byte
-// beyond ASCII, so the literal is valid JSON and its contents the decoded
-// string.
+// classStr reads a string literal of bytes of class, one of the classes of
+// byteClass that hold neither a quote, a backslash, a control character
+// nor a byte beyond ASCII (so that the literal is valid JSON and its
+// contents the decoded string), and returns its contents: the first byte
+// not of the class must be the closing quote. One pass reads the literal
+// and checks its bytes. (Eight bytes at a time is no faster: the strings
+// are short.)
 func (l *lean) classStr(class uint16) ([]byte, bool) {
 	b, i := l.b, l.i
 	if i >= len(b) || b[i] != '"' {
 		return nil, false
 	}
-	// The class as classStops takes it: letters of either case or lower
-	// case only, with or without "_" and "-".
-	var fold, under, dash uint64
-	switch class {
-	case classTool:
-		fold, under, dash = 0x20*wordLo, ^uint64(0), ^uint64(0)
-	case classTag:
-		under, dash = ^uint64(0), ^uint64(0)
-	case classEnvVar:
-		fold, under = 0x20*wordLo, ^uint64(0)
-	case classK8sName:
-		dash = ^uint64(0)
-	default:
-		return nil, false
-	}
 	j := i + 1
-	for ; j+8 <= len(b); j += 8 {
-		if m := classStops(binary.LittleEndian.Uint64(b[j:]), fold, under, dash); m != 0 {
-			j += bits.TrailingZeros64(m) >> 3
-			goto end
-		}
-	}
 	for j < len(b) && byteClass[b[j]]&class != 0 {
 		j++
 	}
-end:
 	if j >= len(b) || b[j] != '"' {
 		return nil, false
 	}
 	l.i = j + 1
 	return b[i+1 : j], true
-}
-
-// classStops flags, in the top bit of its byte, each byte of w (eight
-// bytes, the first lowest) that is not a digit, a lower-case letter (of
-// either case with fold 0x20 in each byte), "_" (where under is all ones)
-// or "-" (where dash is): exactly up to and including the first one. For
-// a byte below 0x80 each test is exact, with no carry into the next byte;
-// a byte from 0x80 up is flagged by its own top bit, and may disturb only
-// the bytes above it.
-func classStops(w, fold, under, dash uint64) uint64 {
-	const lo, hi, low7 = wordLo, wordHi, ^uint64(wordHi)
-	l := w | fold
-	in := (w+(0x80-'0')*lo)&^(w+(0x7f-'9')*lo) | (l+(0x80-'a')*lo)&^(l+(0x7f-'z')*lo)
-	u, d := w^('_'*lo), w^('-'*lo)
-	in |= ^((u&low7+low7)|u)&under | ^((d&low7+low7)|d)&dash
-	return (w | ^in) & hi
 }
 
 // uri reads a string isURI accepts. plainURILit settles the common URI in
