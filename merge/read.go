@@ -224,20 +224,25 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			urls = append(urls, u)
 		}
 		e.urls = urls[first:len(urls):len(urls)]
-		if m.once {
-			// Hashed now, while the URLs' bytes are in the cache; the
-			// index reads them again only for a hash it has seen.
-			for _, u := range e.urls {
-				p.urlRefs = append(p.urlRefs, urlRef{hash: maphash.String(m.seed, u), url: u, e: e})
-			}
-		}
 		e.sum = sumJSON(s, &buf)
 		e.pass = m.filter.Match(s)
 		heads = append(heads, headOf(e))
 	}
-	if p.dedupe(heads, m.strategy == StrategyVersions) > 0 {
-		// The URLs of the duplicates dropped are not indexed.
-		p.urlRefs = slices.DeleteFunc(p.urlRefs, func(r urlRef) bool { return r.e.dropped })
+	dropped := p.dedupe(heads, m.strategy == StrategyVersions)
+	if m.once && len(urls) > 0 {
+		// Hashed now, while the part's bytes are in the cache; the index
+		// reads a URL again only for a hash it has seen. The URLs of the
+		// duplicates dropped are not indexed.
+		p.urlRefs = make([]urlRef, 0, len(urls))
+		for i := range slab[:len(heads)] {
+			e := &slab[i]
+			if dropped > 0 && e.dropped {
+				continue
+			}
+			for _, u := range e.urls {
+				p.urlRefs = append(p.urlRefs, urlRef{hash: maphash.String(m.seed, u), url: u, e: e})
+			}
+		}
 	}
 	slices.SortFunc(p.ds, model.Diagnostic.Compare)
 	return p

@@ -164,13 +164,16 @@ func (f *walkFacts) set(key string, n int, block []byte) {
 // each value is walked once, its JSON validated and its schema checked on
 // the same walk, where the scan would validate it and leanEntry read it
 // again later. It records the spans of the containers it reads, and the
-// facts of the index, as the scan does: the entry's index is the same. It accepts only what it can validate on its own — text
-// without insignificant whitespace, strings of plain ASCII where their
-// contents are checked — and declines the rest, which the scan then reads
-// as usual (from the value's start: the lean reading leaves nothing
-// behind). Declining says nothing of validity: a value the lean reading
-// finds invalid for the schema, or cannot tell, is simply left to the
-// scan, and the entry to the checks.
+// facts of the index, as the scan does: the entry's index is the same. It
+// accepts only what it can validate on its own — text without
+// insignificant whitespace, strings of plain ASCII where their contents
+// are checked — and declines the rest, which the scan then reads as usual
+// (from the value's start: the lean reading leaves nothing behind).
+// Declining says nothing of validity: a value the lean reading finds
+// invalid for the schema, or cannot tell, is simply left to the scan, and
+// the entry to the checks. Each loop of the reading consumes bytes of the
+// text, so it ends with it; its own nesting is bounded by leanNesting, that
+// of a value it skips by the scan's limit.
 type leanScan struct {
 	// facts are the facts of the walks of the entry being read, declined
 	// whether one of its values was declined.
