@@ -519,21 +519,18 @@ const (
 	leanHost
 )
 
-// ruleStr reads a string satisfying rule and returns its contents.
+// ruleStr reads a string satisfying rule and returns its contents. (The
+// strings of tools and tags, most lists, strings reads in one pass.)
 func (l *lean) ruleStr(rule leanRule) ([]byte, bool) {
-	switch rule {
-	case leanTool:
-		s, ok := l.classStr(classTool)
-		return s, ok && len(s) > 0
-	case leanTag:
-		s, ok := l.classStr(classTag)
-		return s, ok && tagEnds(s)
-	}
 	s, ok := l.str()
 	if !ok {
 		return nil, false
 	}
 	switch rule {
+	case leanTool:
+		ok = matchTool(s)
+	case leanTag:
+		ok = matchTag(s)
 	case leanIconSize:
 		ok = matchIconSize(s)
 	case leanMount:
@@ -551,7 +548,18 @@ func (l *lean) strings(rule leanRule, unique bool) bool {
 	n := 0
 	ok, more := l.open(']')
 	for ok && more {
-		s, good := l.ruleStr(rule)
+		var s []byte
+		var good bool
+		switch rule {
+		case leanTool:
+			s, good = l.classStr(classTool)
+			good = good && len(s) > 0
+		case leanTag:
+			s, good = l.classStr(classTag)
+			good = good && tagEnds(s)
+		default:
+			s, good = l.ruleStr(rule)
+		}
 		if !good {
 			return false
 		}

@@ -48,20 +48,14 @@ func windowOf(p *[24]byte) leanWindow {
 
 // window returns the window at the cursor.
 func (l *lean) window() leanWindow {
-	if i := l.i; i+24 <= len(l.b) {
-		b := l.b[i : i+24 : i+24]
-		return leanWindow{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])}
+	b := l.b[min(l.i, len(l.b)):]
+	if len(b) < 24 {
+		var pad [24]byte
+		copy(pad[:], b)
+		b = pad[:]
 	}
-	return l.windowTail()
-}
-
-// windowTail is window within 24 bytes of the end of the text.
-func (l *lean) windowTail() leanWindow {
-	var pad [24]byte
-	if l.i < len(l.b) {
-		copy(pad[:], l.b[l.i:])
-	}
-	return windowOf(&pad)
+	b = b[:24]
+	return leanWindow{binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])}
 }
 
 // is reports whether the text at the cursor, whose window is w, is k (of

@@ -270,3 +270,37 @@ func TestLeanScanLiterals(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLeanMembers reads, per op, the large members of the 64 fixture
+// entries (see BenchmarkValidateParsed) lean, as the scan does when it
+// splits an entry: the lean readers alone, without the scan.
+func BenchmarkLeanMembers(b *testing.B) {
+	_, reg := validateFixture(b)
+	type member struct {
+		s   *Server
+		key string
+		raw []byte
+	}
+	var ms []member
+	size := 0
+	for _, s := range reg.Servers {
+		for _, m := range s.members {
+			if leanKey(m.Key) {
+				var f walkFacts
+				if !leanValue(s, m.Key, m.Value, &f) {
+					b.Fatalf("%s: %s not read lean", s.Name(), m.Key)
+				}
+				ms = append(ms, member{s, m.Key, m.Value})
+				size += len(m.Value)
+			}
+		}
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, m := range ms {
+			var f walkFacts
+			leanValue(m.s, m.key, m.raw, &f)
+		}
+	}
+}
