@@ -293,7 +293,7 @@ func (m *merger) reindex(parts []*part) {
 	}
 	for _, p := range parts {
 		switch {
-		case m.sparse && len(p.urlRefs) > 0:
+		case m.sparse && p.hashed:
 			m.indexSharedURLs(p.urlRefs)
 		case m.sparse:
 			for _, e := range p.entries {
@@ -304,7 +304,7 @@ func (m *merger) reindex(parts []*part) {
 				m.indexURLs(e)
 			}
 		}
-		p.urlRefs = nil
+		p.urlRefs, p.hashed = nil, false
 	}
 	m.firstURL, m.firstMore = nil, nil
 }
@@ -345,7 +345,7 @@ func (m *merger) indexSharedURLsOf(e *entry) {
 	}
 }
 
-// indexSharedURL indexes u, of hash h, for e.
+// indexSharedURL indexes the remote URL u, whose hash is hash, for e.
 func (m *merger) indexSharedURL(hash uint64, u string, e *entry) {
 	f, ok := m.firstURL[hash]
 	if !ok {

@@ -40,10 +40,12 @@ type part struct {
 	// heads are the loser tree's records of entries, until the merge
 	// that reads the part has used them.
 	heads []treeHead
-	// urlRefs are, for a merge that merges once, the remote URLs of the
-	// entries in the order read, each with its hash and entry, until that
-	// merge has indexed them (see indexSharedURLs).
+	// urlRefs are, for a merge that merges once (hashed is then set), the
+	// remote URLs of the entries kept in the order read, each with its
+	// hash and entry, until that merge has indexed them (see
+	// indexSharedURLs).
 	urlRefs []urlRef
+	hashed  bool
 	// ds are the diagnostics of reading, sorted.
 	ds model.Diagnostics
 	// idx is the part's position in merge order, set by the merge.
@@ -232,10 +234,11 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		heads = append(heads, headOf(e))
 	}
 	dropped := p.dedupe(heads, m.strategy == StrategyVersions)
-	if m.once && len(urls) > 0 {
+	if m.once {
 		// Hashed now, while the part's bytes are in the cache; the index
 		// reads a URL again only for a hash it has seen. The URLs of the
 		// duplicates dropped are not indexed.
+		p.hashed = true
 		p.urlRefs = make([]urlRef, 0, len(urls))
 		for i := range slab[:len(heads)] {
 			e := &slab[i]
@@ -264,8 +267,9 @@ func sumJSON(s *model.Server, buf *[]byte) [sha256.Size]byte {
 
 // dedupe keeps the first entry of each name (of each name and version, when
 // versions) in the order read, with a DuplicateServer warning for each
-// other (marked dropped, and counted in what it returns), and leaves the entries sorted by name, then version, in p.entries
-// and their records in p.heads. heads are the records of the entries in
+// other (marked dropped, and counted in what it returns), and leaves the
+// entries sorted by name, then version, in p.entries and their records in
+// p.heads. heads are the records of the entries in
 // the order read: sorting them, not pointers to the entries, compares keys
 // that lie side by side in memory, and reads an entry only for a tie.
 func (p *part) dedupe(heads []treeHead, versions bool) (dropped int) {

@@ -31,7 +31,8 @@ func urlIndex(m *merger) map[string][]string {
 // by the URLs' hashes as read computed them, against the full index keyed
 // by the URLs: the same shared URLs with the same entries, duplicates a
 // ConfigMap drops left out. It checks it too with hashes that collide (all
-// equal, or two values), where URLs are told apart by their bytes.
+// equal, or two values), where URLs are told apart by their bytes, and with
+// a part whose URLs were not hashed as read.
 func TestSharedURLIndexProperty(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		nCM := rapid.IntRange(1, 5).Draw(t, "configmaps")
@@ -52,12 +53,22 @@ func TestSharedURLIndexProperty(t *testing.T) {
 			cms = append(cms, configMap(fmt.Sprintf("cm-%d", i), regLabels, upstreamDoc(servers...)))
 		}
 		collide := rapid.IntRange(0, 2).Draw(t, "collide")
+		// Hashes are made up only where every part has them.
+		unhashed := -1
+		if collide == 0 {
+			unhashed = rapid.IntRange(-1, nCM-1).Draw(t, "unhashed")
+		}
 		index := func(once bool) map[string][]string {
 			m := newMerger(Source{Namespace: testNS, Selector: regSelector}, Options{})
 			m.once = once
 			parts := make([]*part, len(cms))
 			for i, cm := range cms {
 				parts[i] = m.read(cm)
+				if once && unhashed == i {
+					// A part read without hashes is indexed by its
+					// entries' URLs.
+					parts[i].urlRefs, parts[i].hashed = nil, false
+				}
 				for k := range parts[i].urlRefs {
 					r := &parts[i].urlRefs[k]
 					switch collide {
