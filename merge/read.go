@@ -71,8 +71,28 @@ func (p *part) skipText() string {
 }
 
 // entry is one server on its way to the output.
+//
+// The fields the combine reads of every entry kept, in name order and so
+// from all over memory, come first and together: the server, the epoch of
+// the last combine that marked it, and its sum.
 type entry struct {
-	s    *model.Server
+	s *model.Server
+	// What the last combine decided for an entry that is in conflict or
+	// shares a remote URL (mark is then the combine's epoch): whether it
+	// survives the conflict strategy, and the server written for it (a
+	// renamed copy or s) with its sum.
+	mark uint64
+	// sum is the SHA-256 of the entry's compact JSON (see Hash).
+	sum  [sha256.Size]byte
+	out  *model.Server
+	osum *[sha256.Size]byte
+	keep bool
+	// pass says whether the filter keeps the entry under the name it was
+	// read with.
+	pass bool
+	// dropped is set for an entry dedupe drops as a duplicate.
+	dropped bool
+
 	part *part
 	pos  int    // its position among the entries model.Parse returned
 	orig string // the name it was read with
@@ -82,23 +102,6 @@ type entry struct {
 	// urls are the entry's remote URLs, read with the rest of the entry
 	// while its bytes are in the cache.
 	urls []string
-	// sum is the SHA-256 of the entry's compact JSON (see Hash).
-	sum [sha256.Size]byte
-	// pass says whether the filter keeps the entry under the name it was
-	// read with.
-	pass bool
-	// dropped is set for an entry dedupe drops as a duplicate.
-	dropped bool
-
-	// What the last combine decided for an entry that is in conflict or
-	// shares a remote URL (mark is then the combine's epoch): whether it
-	// survives the conflict strategy, and the server written for it (a
-	// renamed copy or s) with its sum. (keep lies with the other flags: an
-	// entry is one of many.)
-	keep bool
-	mark uint64
-	out  *model.Server
-	osum *[sha256.Size]byte
 }
 
 // compareEntries orders entries by name, then version: the order of the
