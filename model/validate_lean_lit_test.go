@@ -141,6 +141,14 @@ func TestPlainURILitAgrees(t *testing.T) {
 	}
 }
 
+// FuzzPlainURILit runs checkURILit on arbitrary literals.
+func FuzzPlainURILit(f *testing.F) {
+	for _, s := range []string{"https://github.com/a/b", "http://h:8080/x?y#z", "mailto:a@b", "a:", "https://x/a\"b", "https://[::1]/", "https://é/"} {
+		f.Add(s, `,"source":"github"}`)
+	}
+	f.Fuzz(func(t *testing.T, s, tail string) { checkURILit(t, s, tail) })
+}
+
 // TestPlainURLEndAgrees: plainURLEnd, which the lean reading runs on a
 // string literal's contents up to its closing quote, reads a URL followed
 // by a quote exactly as plainURL reads the URL alone.
