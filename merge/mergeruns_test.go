@@ -52,6 +52,20 @@ func TestMergeRunsProperty(t *testing.T) {
 	})
 }
 
+// piecesName draws names made of up to most of pieces: prefixes shared at
+// every length, bytes at the ends of the order, names that are prefixes of
+// others.
+func piecesName(most int, pieces ...string) *rapid.Generator[string] {
+	piece := rapid.SampledFrom(pieces)
+	return rapid.Custom(func(t *rapid.T) string {
+		var s string
+		for range rapid.IntRange(0, most).Draw(t, "pieces") {
+			s += piece.Draw(t, "piece")
+		}
+		return s
+	})
+}
+
 // TestCompareNamesProperty checks that the records of entries, which
 // compare names by their keys first, order and match names as
 // strings.Compare and == do, for any bytes (NULs, which the keys'
@@ -59,14 +73,7 @@ func TestMergeRunsProperty(t *testing.T) {
 // bytes, and long shared prefixes: names one piece longer than others,
 // names shorter than the prefix they share, equal names.
 func TestCompareNamesProperty(t *testing.T) {
-	piece := rapid.SampledFrom([]string{"", "\x00", "a", "b", "io.github.", "io.github.stacklok/", "x/y", "\xff", "0123456789abcdef", "0123456789abcdef0123456789abcdef"})
-	name := rapid.Custom(func(t *rapid.T) string {
-		var s string
-		for range rapid.IntRange(0, 5).Draw(t, "pieces") {
-			s += piece.Draw(t, "piece")
-		}
-		return s
-	})
+	name := piecesName(5, "", "\x00", "a", "b", "io.github.", "io.github.stacklok/", "x/y", "\xff", "0123456789abcdef", "0123456789abcdef0123456789abcdef")
 	rapid.Check(t, func(t *rapid.T) {
 		a, b := name.Draw(t, "a"), name.Draw(t, "b")
 		switch rapid.IntRange(0, 3).Draw(t, "shape") {

@@ -143,6 +143,32 @@ func sameSpans(lean, scan []jsonx.Span) bool {
 	return true
 }
 
+// checkScanReads checks the scan on a document of one entry holding key:
+// value: it agrees with the careful reading (checkLeanScan), on the
+// document and, with cuts, on the document cut short inside the member; and
+// it reads the member lean exactly when fused says so.
+func checkScanReads(t *testing.T, key, value string, fused, cuts bool) {
+	t.Helper()
+	entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + key + `":` + value + `}`
+	doc := []byte(`{"data":{"servers":[` + entry + `]}}`)
+	checkLeanScan(t, doc)
+	if cuts {
+		for cut := len(doc) - len(value) - 4; cut < len(doc)-4; cut += 7 {
+			checkLeanScan(t, doc[:cut])
+		}
+	}
+	reg, _ := Parse(doc, ParseOptions{Format: FormatUpstream})
+	if reg == nil {
+		if fused {
+			t.Errorf("%.200q: not read", entry)
+		}
+		return
+	}
+	if got := reg.Servers[0].fused; got != fused {
+		t.Errorf("%.200q: read lean by the scan %v, want %v", entry, got, fused)
+	}
+}
+
 // checkLeanScan fails unless Parse reads doc, with the scan's lean reading,
 // as it does without it, and as json.Valid decides. It returns how many
 // entries the lean reading read whole and how many it did not.
@@ -276,19 +302,7 @@ func TestLeanScanCases(t *testing.T) {
 		{"icons", `[{"src":"https://x.example.com/i.png","sizes":["48x48","any"]}]`, true},
 		{"icons", `[{"src":"https://x.example.com/i.png","sizes":["48x48",]}]`, false},
 	} {
-		entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + c.key + `":` + c.value + `}`
-		doc := []byte(`{"data":{"servers":[` + entry + `]}}`)
-		checkLeanScan(t, doc)
-		reg, _ := Parse(doc, ParseOptions{Format: FormatUpstream})
-		if reg == nil {
-			if c.fused {
-				t.Errorf("%.200q: not read", entry)
-			}
-			continue
-		}
-		if got := reg.Servers[0].fused; got != c.fused {
-			t.Errorf("%.200q: read lean by the scan %v, want %v", entry, got, c.fused)
-		}
+		checkScanReads(t, c.key, c.value, c.fused, false)
 	}
 	data, reg := validateFixture(t)
 	checkLeanScan(t, data)

@@ -259,23 +259,7 @@ func TestLeanScanLiterals(t *testing.T) {
 		{"icons", `[{"src":"https://x.example.com/` + "\x02" + `"}]`, false},
 		{"repository", `{"url":"https://github.com/a/b","source":"github","u` + "\x01" + `":1}`, false},
 	} {
-		entry := `{"name":"io.example/xy","description":"d","version":"1.0.0","` + c.key + `":` + c.value + `}`
-		doc := []byte(`{"data":{"servers":[` + entry + `]}}`)
-		checkLeanScan(t, doc)
-		// And cut short inside the member.
-		for cut := len(doc) - len(c.value) - 4; cut < len(doc)-4; cut += 7 {
-			checkLeanScan(t, doc[:cut])
-		}
-		reg, _ := Parse(doc, ParseOptions{Format: FormatUpstream})
-		if reg == nil {
-			if c.fused {
-				t.Errorf("%q: not read", entry)
-			}
-			continue
-		}
-		if got := reg.Servers[0].fused; got != c.fused {
-			t.Errorf("%q: read lean by the scan %v, want %v", entry, got, c.fused)
-		}
+		checkScanReads(t, c.key, c.value, c.fused, true)
 	}
 }
 

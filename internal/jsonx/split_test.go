@@ -185,19 +185,28 @@ func objectText(t *rapid.T) []byte {
 	return damage(t, b)
 }
 
+// anyText draws an object (objectText) or any text (jsonText).
+func anyText(t *rapid.T) []byte {
+	if rapid.Bool().Draw(t, "object") {
+		return objectText(t)
+	}
+	return jsonText(t)
+}
+
+// nestedDoc draws a depth of 0 to 2 and puts obj that deep in arrays, so
+// that what is read at depth is not all of the text.
+func nestedDoc(t *rapid.T, obj []byte) (doc []byte, depth int) {
+	depth = rapid.IntRange(0, 2).Draw(t, "depth")
+	return []byte(strings.Repeat("[", depth) + string(obj) + strings.Repeat(",1]", depth)), depth
+}
+
 // TestSplitObject: SplitObject reads every text, valid or not, as the loop
 // of NextMember, KeyInfo and SkipIndexed (or Skip) it replaces does:
 // the same members, key facts, index and Reader state, the same verdict.
 func TestSplitObject(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var obj []byte
-		if rapid.Bool().Draw(t, "object") {
-			obj = objectText(t)
-		} else {
-			obj = jsonText(t)
-		}
-		depth := rapid.IntRange(0, 2).Draw(t, "depth")
-		doc := []byte(strings.Repeat("[", depth) + string(obj) + strings.Repeat(",1]", depth))
+		obj := anyText(t)
+		doc, depth := nestedDoc(t, obj)
 		indexed := rapid.Bool().Draw(t, "indexed")
 		want := splitWith(doc, depth, indexed, splitSimple)
 		got := splitWith(doc, depth, indexed, splitFast)
@@ -309,12 +318,7 @@ func lastSpaceSimple(data []byte) int {
 // whitespace byte outside strings, as a byte-by-byte walk finds it.
 func TestLastSpace(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var text []byte
-		if rapid.Bool().Draw(t, "object") {
-			text = objectText(t)
-		} else {
-			text = jsonText(t)
-		}
+		text := anyText(t)
 		if !json.Valid(text) {
 			return
 		}
@@ -372,14 +376,8 @@ func (vr testValueReader) ReadValue(key string, data []byte, i, depth int, idx *
 // which are left out; a declined value leaves no trace.
 func TestSplitObjectValueReader(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var obj []byte
-		if rapid.Bool().Draw(t, "object") {
-			obj = objectText(t)
-		} else {
-			obj = jsonText(t)
-		}
-		depth := rapid.IntRange(0, 2).Draw(t, "depth")
-		doc := []byte(strings.Repeat("[", depth) + string(obj) + strings.Repeat(",1]", depth))
+		obj := anyText(t)
+		doc, depth := nestedDoc(t, obj)
 		want := splitWith(doc, depth, true, splitSimple)
 		read := 0
 		vr := testValueReader{accept: func() bool {
