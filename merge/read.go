@@ -84,7 +84,8 @@ type entry struct {
 	// survives the conflict strategy, and the server written for it (a
 	// renamed copy or s) with its sum.
 	mark uint64
-	// sum is the SHA-256 of the entry's compact JSON (see Hash).
+	// sum is the SHA-256 of the entry's compact JSON (see Hash), zero when
+	// pass is false: only the entries the filter keeps are hashed.
 	sum  [sha256.Size]byte
 	out  *model.Server
 	osum *[sha256.Size]byte
@@ -229,8 +230,12 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			urls = append(urls, u)
 		}
 		e.urls = urls[first:len(urls):len(urls)]
-		e.sum = sumJSON(s, &buf)
-		e.pass = m.filter.Match(s)
+		// The sum is read only for an entry written under the name it
+		// was read with, which the filter must keep (a renamed copy has a
+		// sum of its own): hashing one it drops would be wasted.
+		if e.pass = m.filter.Match(s); e.pass {
+			e.sum = sumJSON(s, &buf)
+		}
 		heads = append(heads, headOf(e))
 	}
 	dropped := p.dedupe(heads, m.strategy == StrategyVersions)
