@@ -375,3 +375,33 @@ func FuzzLeanScan(f *testing.F) {
 		checkLeanScan(t, doc)
 	})
 }
+
+// TestFusedRemoteURL: the scan records where the URL of an entry's only
+// remote lies, when its lean reading accepts the remotes, and RemoteURLs
+// yields it from there; with two remotes, or remotes it declines, it
+// records none and RemoteURLs reads the remotes.
+func TestFusedRemoteURL(t *testing.T) {
+	for _, tc := range []struct {
+		remotes string
+		fast    bool
+		want    []string
+	}{
+		{`[{"type":"sse","url":"https://a.example.com/sse"}]`, true, []string{"https://a.example.com/sse"}},
+		{`[{"type":"sse","url":"https://a.example.com/sse"},{"type":"streamable-http","url":"https://b.example.com/mcp"}]`, false, []string{"https://a.example.com/sse", "https://b.example.com/mcp"}},
+		{`[{"type":"sse","url":"https://a.example.com/\u00e9"}]`, false, []string{"https://a.example.com/é"}},
+		{`[]`, false, nil},
+	} {
+		doc := `{"data":{"servers":[{"name":"com.example/s","description":"d","version":"1.0.0","remotes":` + tc.remotes + `}]}}`
+		reg, ds := Parse([]byte(doc), ParseOptions{})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Fatalf("%s: not read: %v", doc, ds)
+		}
+		s := reg.Servers[0]
+		if fast := s.fused && s.fusedURL[1] > 0; fast != tc.fast {
+			t.Errorf("%s: URL recorded by the scan = %v, want %v", tc.remotes, fast, tc.fast)
+		}
+		if got := slices.Collect(s.RemoteURLs()); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: RemoteURLs = %q, want %q", tc.remotes, got, tc.want)
+		}
+	}
+}

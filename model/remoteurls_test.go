@@ -50,3 +50,46 @@ func TestRemoteURLsIsRemotes(t *testing.T) {
 		}
 	})
 }
+
+// TestRemoteURLsOfLeanRemotes: for remotes the scan's lean reading accepts
+// (typed, with plain URLs) and ones it declines, alone or mixed, RemoteURLs
+// yields the URLs of Remotes, and still does once "remotes" is replaced.
+func TestRemoteURLsOfLeanRemotes(t *testing.T) {
+	remote := rapid.SampledFrom([]string{
+		`{"type":"sse","url":"https://a.example.com/sse"}`,
+		`{"type":"streamable-http","url":"https://b.example.com:8443/mcp?x=1"}`,
+		`{"url":"https://c.example.com/mcp","type":"streamable-http","headers":[{"name":"X-Team","value":"a"}]}`,
+		`{"type":"sse","url":"http://d.example.com/sse"}`,
+		`{"type":"sse","url":"https://e.example.com/\u00e9"}`,
+		`{"type":"sse","url":""}`,
+		`{"type":"stdio"}`,
+		`{"type":"sse"}`,
+		`{"type":"sse","url":"https://f.example.com","url":"https://g.example.com"}`,
+		`{"type" : "sse", "url" : "https://h.example.com"}`,
+	})
+	rapid.Check(t, func(t *rapid.T) {
+		els := rapid.SliceOfN(remote, 0, 3).Draw(t, "remotes")
+		doc := `{"data":{"servers":[{"name":"com.example/s","description":"d","version":"1.0.0","remotes":[` + strings.Join(els, ",") + `]}]}}`
+		reg, ds := model.Parse([]byte(doc), model.ParseOptions{})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Fatalf("%s: not read: %v", doc, ds)
+		}
+		s := reg.Servers[0]
+		check := func(when string) {
+			var want []string
+			for _, r := range s.Remotes() {
+				if r.URL != "" {
+					want = append(want, r.URL)
+				}
+			}
+			if got := slices.Collect(s.RemoteURLs()); !slices.Equal(got, want) {
+				t.Fatalf("%s, %s: RemoteURLs = %q, Remotes' URLs = %q", doc, when, got, want)
+			}
+		}
+		check("as read")
+		if rapid.Bool().Draw(t, "replace") {
+			s.SetRemotes([]model.Remote{{Type: "sse", URL: "https://z.example.com/sse"}})
+			check("after SetRemotes")
+		}
+	})
+}

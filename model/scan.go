@@ -224,7 +224,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 			// its facts are left to leanEntry, as those of an entry with a
 			// value the lean reading declined.
 			if vr != nil && !ls.declined && !dup {
-				e.setFused(&ls.facts)
+				e.setFused(&ls.facts, ls.url)
 			}
 		}
 		if e.compact && facts.Literal && !dup {

@@ -85,6 +85,10 @@ type Server struct {
 	// pointer for the collector to follow in every entry of a merge.)
 	fusedRemotes, fusedPackages int32
 	fusedBlock                  [2]int32
+	// fusedURL is where in raw the URL of the only remote lies (end 0
+	// when there is not exactly one), as the lean reading found it: plain,
+	// so its contents are the URL (see RemoteURLs).
+	fusedURL [2]int32
 	// textSchema is set when text lacks the "$schema" member that members
 	// start with (added by Canonicalize): text is then written after
 	// schemaMemberPrefix, without its own "{". (The flags are kept
@@ -97,13 +101,17 @@ type Server struct {
 }
 
 // setFused records the facts of the scan's lean reading of the entry, read
-// as raw (see leanScan).
-func (s *Server) setFused(f *walkFacts) {
+// as raw (see leanScan), and url, the URL of its first remote.
+func (s *Server) setFused(f *walkFacts, url []byte) {
 	s.fused = true
 	s.fusedRemotes, s.fusedPackages = int32(f.remotes), int32(f.packages)
 	if f.block != nil {
 		start := cap(s.raw) - cap(f.block)
 		s.fusedBlock = [2]int32{int32(start), int32(start + len(f.block))}
+	}
+	if f.remotes == 1 && len(url) > 0 {
+		start := cap(s.raw) - cap(url)
+		s.fusedURL = [2]int32{int32(start), int32(start + len(url))}
 	}
 }
 
@@ -456,6 +464,13 @@ func (s *Server) Remotes() []Remote {
 // of Remotes, read without building them.
 func (s *Server) RemoteURLs() iter.Seq[string] {
 	return func(yield func(string) bool) {
+		if s.fused && s.fusedURL[1] > 0 {
+			// The scan's lean reading found the only remote and its URL,
+			// plain: no escapes, so the literal's contents are the URL.
+			u := s.raw[s.fusedURL[0]:s.fusedURL[1]]
+			yield(unsafe.String(unsafe.SliceData(u), len(u)))
+			return
+		}
 		raw, ok := s.Get(KeyRemotes)
 		if !ok {
 			return

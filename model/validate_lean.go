@@ -179,6 +179,8 @@ type leanScan struct {
 	// whether one of its values was declined.
 	facts    walkFacts
 	declined bool
+	// url is the URL of the first remote read (see lean.url).
+	url []byte
 }
 
 // leanNesting bounds the objects and arrays the lean reading opens itself
@@ -201,6 +203,9 @@ func (ls *leanScan) ReadValue(key string, data []byte, i, depth int, idx *jsonx.
 		return -1
 	}
 	ls.facts.set(key, n, block)
+	if key == KeyRemotes {
+		ls.url = l.url
+	}
 	return l.i
 }
 
@@ -225,6 +230,8 @@ type lean struct {
 	// sep has not closed yet, nopen of them.
 	opened [leanNesting]int32
 	nopen  int
+	// url is the contents of the first remote's URL read, plain.
+	url []byte
 }
 
 // leanMember checks the value raw of the top-level member key by the lean
@@ -702,6 +709,9 @@ func (l *lean) transport(remote bool) bool {
 			if ok && remote {
 				url, ok = l.plainURL()
 				plain = true
+				if ok && l.url == nil {
+					l.url = url
+				}
 			} else {
 				url, ok = l.strIf(ok)
 			}
