@@ -106,13 +106,18 @@ func (s *Server) setFused(f *walkFacts, url []byte) {
 	s.fused = true
 	s.fusedRemotes, s.fusedPackages = int32(f.remotes), int32(f.packages)
 	if f.block != nil {
-		start := cap(s.raw) - cap(f.block)
-		s.fusedBlock = [2]int32{int32(start), int32(start + len(f.block))}
+		s.fusedBlock = s.rawSpan(f.block)
 	}
 	if f.remotes == 1 && len(url) > 0 {
-		start := cap(s.raw) - cap(url)
-		s.fusedURL = [2]int32{int32(start), int32(start + len(url))}
+		s.fusedURL = s.rawSpan(url)
 	}
+}
+
+// rawSpan returns where b, a slice of raw running to its end (as the
+// scan's are), lies in raw: its start and end offsets.
+func (s *Server) rawSpan(b []byte) [2]int32 {
+	start := cap(s.raw) - cap(b)
+	return [2]int32{int32(start), int32(start + len(b))}
 }
 
 // fusedFacts returns the facts setFused recorded. The block is a slice of
