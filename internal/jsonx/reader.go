@@ -255,6 +255,13 @@ func keyInfo(lit []byte, esc bool) (key string, info KeyInfo) {
 	return s, KeyInfo{Literal: isPlain(s)}
 }
 
+// KeyString decodes lit, a valid string literal read as an object key, as
+// SplitObject decodes the keys of the members it returns.
+func KeyString(lit []byte) string {
+	key, _ := keyInfo(lit, bytes.IndexByte(lit, '\\') >= 0)
+	return key
+}
+
 // KeyInfo describes a key read by a Reader.
 type KeyInfo struct {
 	// ID numbers the keys of the registry formats from 1; 0 for others.
@@ -410,12 +417,71 @@ type ValueReader interface {
 // When vr is not nil (and idx is not), each value that is an object or an
 // array is offered to vr first (see ValueReader).
 func (r *Reader) SplitObject(ms []Member, idx *Index, vr ValueReader) (_ []Member, facts KeyFacts, ok bool) {
+	out := memberSink{ms: ms}
+	facts, ok = r.splitObject(&out, idx, vr)
+	return out.ms, facts, ok
+}
+
+// MemberSpan is where one member of an object lies in a text: the contents
+// of its key (between the quotes) and its value, as offsets from a base.
+type MemberSpan struct{ Key, Value Span }
+
+// SplitObjectSpans is SplitObject recording where each member lies, as
+// offsets from base, instead of the member: no pointer for the collector to
+// follow, and 16 bytes a member instead of 40. The key's contents are the key
+// itself only when facts.Literal is set; otherwise a caller must decode the
+// keys (see KeyInfo). The text must be shorter than 1<<31 bytes from base.
+func (r *Reader) SplitObjectSpans(ms []MemberSpan, base int, idx *Index, vr ValueReader) (_ []MemberSpan, facts KeyFacts, ok bool) {
+	out := memberSink{sp: ms, base: base, spans: true}
+	facts, ok = r.splitObject(&out, idx, vr)
+	return out.sp, facts, ok
+}
+
+// memberSink is where splitObject puts the members it reads: in ms, or in
+// sp as offsets from base when spans is set.
+type memberSink struct {
+	ms    []Member
+	sp    []MemberSpan
+	base  int
+	spans bool
+}
+
+// n is the number of members put so far.
+func (o *memberSink) n() int {
+	if o.spans {
+		return len(o.sp)
+	}
+	return len(o.ms)
+}
+
+// put adds the member whose key literal is data[k0:k1] (quotes included)
+// and whose value is data[v0:v1].
+func (o *memberSink) put(data []byte, key string, k0, k1, v0, v1 int) {
+	if o.spans {
+		b := o.base
+		o.sp = append(o.sp, MemberSpan{Span{int32(k0 + 1 - b), int32(k1 - 1 - b)}, Span{int32(v0 - b), int32(v1 - b)}})
+		return
+	}
+	// Set field by field: appending a Member value copies it with a bulk
+	// write barrier while the collector runs, which costs more than the two
+	// pointer writes.
+	if k := len(o.ms); k < cap(o.ms) {
+		o.ms = o.ms[:k+1]
+		o.ms[k].Key, o.ms[k].Value = key, data[v0:v1]
+	} else {
+		o.ms = append(o.ms, Member{Key: key, Value: data[v0:v1]})
+	}
+}
+
+// splitObject is SplitObject and SplitObjectSpans, putting the members in
+// out.
+func (r *Reader) splitObject(out *memberSink, idx *Index, vr ValueReader) (facts KeyFacts, ok bool) {
 	if idx == nil {
 		vr = nil
 	}
 	facts.Literal = true
 	if !r.BeginObject() {
-		return ms, facts, false
+		return facts, false
 	}
 	data := r.data
 	n := len(data)
@@ -436,14 +502,15 @@ func (r *Reader) SplitObject(ms []Member, idx *Index, vr ValueReader) (_ []Membe
 			goto fail
 		}
 		{
-			start := i
+			keyStart := i
 			end, esc, text := plainEnd(data, i), false, false
 			if end < 0 {
 				if end, esc, text = scanString(data, i); end < 0 {
 					goto fail
 				}
 			}
-			key, info := keyInfo(data[start:end], esc)
+			keyEnd := end
+			key, info := keyInfo(data[keyStart:end], esc)
 			facts.Text = facts.Text || text
 			facts.Literal = facts.Literal && info.Literal
 			facts.MayRepeat = keys.Add(info) || facts.MayRepeat
@@ -462,11 +529,11 @@ func (r *Reader) SplitObject(ms []Member, idx *Index, vr ValueReader) (_ []Membe
 			}
 			// The value: a string here, without a call when it is plain,
 			// anything else by the value scanners.
-			start = i
+			start := i
 			if i < n && data[i] == '"' {
 				if end := plainEnd(data, i); end > 0 {
 					i = end
-					if k := len(ms); k < 64 {
+					if k := out.n(); k < 64 {
 						facts.Plain |= 1 << k
 					}
 				} else {
@@ -501,15 +568,7 @@ func (r *Reader) SplitObject(ms []Member, idx *Index, vr ValueReader) (_ []Membe
 					last = max(last, vlast)
 				}
 			}
-			// Set field by field: appending a Member value copies it with
-			// a bulk write barrier while the collector runs, which costs
-			// more than the two pointer writes.
-			if k := len(ms); k < cap(ms) {
-				ms = ms[:k+1]
-				ms[k].Key, ms[k].Value = key, data[start:i]
-			} else {
-				ms = append(ms, Member{Key: key, Value: data[start:i]})
-			}
+			out.put(data, key, keyStart, keyEnd, start, i)
 		}
 		if i < n && data[i] <= ' ' {
 			if j := spaceEnd(data, i); j > i {
@@ -537,10 +596,10 @@ done:
 	r.pos, r.lastSpace = i, last
 	r.depth--
 	r.first = false
-	return ms, facts, true
+	return facts, true
 fail:
 	r.fail()
-	return ms, facts, true
+	return facts, true
 }
 
 // isSpace reports whether c is insignificant whitespace: the test is one

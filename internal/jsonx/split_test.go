@@ -58,6 +58,21 @@ func splitFast(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
 	return r.SplitObject(make([]Member, 0, 2), idx, nil)
 }
 
+// splitSpans is SplitObjectSpans (offsets from the start of the text, into
+// a slice of room for two), its spans turned back into members: each key
+// the decoded literal they give, each value the bytes.
+func splitSpans(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
+	sp, facts, ok := r.SplitObjectSpans(make([]MemberSpan, 0, 2), 0, idx, nil)
+	if r.Err() != nil {
+		return nil, facts, ok
+	}
+	var ms []Member
+	for _, p := range sp {
+		ms = append(ms, Member{Key: KeyString(r.data[p.Key.Start-1 : p.Key.End+1]), Value: r.data[p.Value.Start:p.Value.End]})
+	}
+	return ms, facts, ok
+}
+
 // checkPlain checks that KeyFacts.Plain marks only members whose values
 // are string literals of bytes from 0x20 to 0x7f without quote or
 // backslash, then clears it for the comparison with the loop, which does not
@@ -214,6 +229,11 @@ func TestSplitObject(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("SplitObject on %q (-loop +SplitObject):\n%s", doc, diff)
 		}
+		spans := splitWith(doc, depth, indexed, splitSpans)
+		checkPlain(t, spans)
+		if diff := cmp.Diff(want, spans); diff != "" {
+			t.Fatalf("SplitObjectSpans on %q (-loop +SplitObjectSpans):\n%s", doc, diff)
+		}
 	})
 }
 
@@ -242,10 +262,12 @@ func TestSplitObjectCases(t *testing.T) {
 	for _, tc := range cases {
 		for _, indexed := range []bool{false, true} {
 			want := splitWith([]byte(tc.doc), tc.depth, indexed, splitSimple)
-			got := splitWith([]byte(tc.doc), tc.depth, indexed, splitFast)
-			checkPlain(t, got)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("SplitObject on %.80q (-loop +SplitObject):\n%s", tc.doc, diff)
+			for name, split := range map[string]func(*Reader, *Index) ([]Member, KeyFacts, bool){"SplitObject": splitFast, "SplitObjectSpans": splitSpans} {
+				got := splitWith([]byte(tc.doc), tc.depth, indexed, split)
+				checkPlain(t, got)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s on %.80q (-loop +%s):\n%s", name, tc.doc, name, diff)
+				}
 			}
 		}
 	}
