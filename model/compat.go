@@ -367,11 +367,12 @@ func ensureSchema(s *Server) {
 	if _, ok := s.Get(KeySchema); ok {
 		return
 	}
-	if s.text == nil || len(s.members) == 0 {
+	if s.text == nil || s.memberCount() == 0 {
 		s.text = nil
 	} else {
 		s.textSchema = true
 	}
+	s.unpack()
 	s.members = slices.Insert(s.members, 0, jsonx.Member{Key: KeySchema, Value: json.RawMessage(serverSchemaLiteral)})
 }
 

@@ -58,22 +58,9 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 		return fieldPrefix + "." + name
 	}
 	// A literal of at most max+2 bytes cannot decode to more than max
-	// characters: most entries are settled without decoding. One look at
-	// the members finds both (the first of a key, as Get does).
-	var description, title []byte
-	hasDescription, hasTitle := false, false
-	for i := range s.members {
-		switch m := &s.members[i]; m.Key {
-		case KeyDescription:
-			if !hasDescription {
-				description, hasDescription = m.Value, true
-			}
-		case KeyTitle:
-			if !hasTitle {
-				title, hasTitle = m.Value, true
-			}
-		}
-	}
+	// characters: most entries are settled without decoding.
+	description, _ := s.Get(KeyDescription)
+	title, _ := s.Get(KeyTitle)
 	if len(description) > DescriptionMaxLen+2 {
 		if d := s.Description(); utf8.RuneCountInString(d) > DescriptionMaxLen {
 			short := ShortenDescription(d)
@@ -301,7 +288,8 @@ func badText(s *Server) (key, why string) {
 	if s.textOK {
 		return "", ""
 	}
-	for _, m := range s.members {
+	for i := range s.memberCount() {
+		m := s.memberAt(i)
 		if !utf8.ValidString(m.Key) {
 			return m.Key, "a member name is not valid UTF-8"
 		}

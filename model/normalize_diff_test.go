@@ -260,7 +260,7 @@ func TestLeanAgreesWithChecks(t *testing.T) {
 		s := reg.Servers[0]
 		checkOracle(t, s, "Parse")
 		checkLeanEntry(t, s, entry)
-		for _, m := range s.members {
+		for _, m := range s.allMembers() {
 			switch m.Key {
 			case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
 			default:
@@ -299,7 +299,7 @@ func TestLeanReadsFixture(t *testing.T) {
 		if _, ok := leanEntry(s); !ok {
 			t.Errorf("%s: not read lean whole", s.Name())
 		}
-		for _, m := range s.members {
+		for _, m := range s.allMembers() {
 			switch m.Key {
 			case "repository", KeyRemotes, KeyPackages, KeyMeta:
 				v := validator{server: s}

@@ -37,11 +37,12 @@ type scanned struct {
 	// blockStart the position in entries of its first.
 	block      []Server
 	blockStart int
-	// chunk is the block of members being filled: the members of many
-	// entries share one allocation, and blocks (not one growing slice)
-	// leave no garbage behind. Blocks are sized by the bytes left to read
-	// and trimmed at the end of the list.
-	chunk []jsonx.Member
+	// chunk is the block of members being filled, packed (see
+	// Server.packed): the members of many entries share one allocation,
+	// and blocks (not one growing slice) leave no garbage behind. Blocks
+	// are sized by the bytes left to read and trimmed at the end of the
+	// list.
+	chunk []jsonx.MemberSpan
 	// spans is the block of container spans being filled, likewise.
 	spans []jsonx.Span
 	// noIndex is set for data too large for the int32 offsets of spans.
@@ -58,8 +59,8 @@ const entryBlock = 256
 // chunkSpans is the largest number of spans of a block: about 32 KB.
 const chunkSpans = 4096
 
-// chunkMembers is the largest number of members of a chunk: about 40 KB.
-const chunkMembers = 1024
+// chunkMembers is the largest number of members of a chunk: 32 KB.
+const chunkMembers = 2048
 
 // chunkRoom is the room for members a chunk must have left to take the
 // members of one more entry: more than a registry entry has.
@@ -165,23 +166,35 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		// bytes of the input); an entry with more members than the room
 		// left is moved out by append, to a block that becomes the chunk.
 		if cap(sc.chunk)-len(sc.chunk) < min(chunkRoom, left/4+1) {
-			sc.chunk = make([]jsonx.Member, 0, min(chunkMembers, left/4+1))
+			sc.chunk = make([]jsonx.MemberSpan, 0, min(chunkMembers, left/4+1))
 			inChunk = inChunk[:0]
 		}
 		first := len(sc.chunk)
-		pidx := &idx
-		if sc.noIndex {
-			pidx = nil
-		}
+		var members []jsonx.Member
+		var packed []jsonx.MemberSpan
+		var facts jsonx.KeyFacts
 		ls = leanScan{}
-		ms, facts, _ := r.SplitObject(sc.chunk[first:first], pidx, vr)
-		if cap(ms) != cap(sc.chunk)-first {
-			sc.chunk, first = ms, 0
-			inChunk = inChunk[:0]
+		if sc.noIndex {
+			// Offsets of a text this large do not fit a span: each
+			// entry gets a list of its own (no index, no lean reading).
+			members, facts, _ = r.SplitObject(nil, nil, nil)
 		} else {
-			sc.chunk = sc.chunk[:first+len(ms)]
+			ps, f, _ := r.SplitObjectSpans(sc.chunk[first:first], start, &idx, vr)
+			facts = f
+			if cap(ps) != cap(sc.chunk)-first {
+				sc.chunk, first = ps, 0
+				inChunk = inChunk[:0]
+			} else {
+				sc.chunk = sc.chunk[:first+len(ps)]
+			}
+			end := len(sc.chunk)
+			if r.Err() == nil {
+				// After a syntax error the spans may lie past the bytes
+				// read: the entry keeps no member (Parse refuses the
+				// text anyway).
+				packed = sc.chunk[first:end:end]
+			}
 		}
-		end := len(sc.chunk)
 		n := len(idx.Spans)
 		if n <= room {
 			sc.spans = sc.spans[:len(sc.spans)+n] // else append moved them out
@@ -189,7 +202,13 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 				inSpans = append(inSpans, blockUse{entry: len(sc.entries), off: spanOff})
 			}
 		}
-		raw, members := r.Bytes(start), sc.chunk[first:end:end]
+		raw := r.Bytes(start)
+		if packed != nil && (!facts.Literal || facts.MayRepeat) {
+			// A key with an escape is not its contents, and repeated
+			// keys are resolved below on a list: such an entry keeps a
+			// list of its own (the chunk's slots are left).
+			members, packed = unpackSpans(raw, packed), nil
+		}
 		dup := facts.MayRepeat && hasDuplicateKeys(members)
 		if dup {
 			// Later duplicates of a key win, as in encoding/json; the
@@ -200,7 +219,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 			}
 			sc.repeats[len(sc.entries)] = members
 			members = dedupeMembers(members)
-		} else if end > first {
+		} else if len(packed) > 0 {
 			inChunk = append(inChunk, blockUse{entry: len(sc.entries), off: first})
 		}
 		if len(sc.block) == cap(sc.block) {
@@ -212,6 +231,9 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		e := &sc.block[len(sc.block)-1]
 		sc.entries = append(sc.entries, e)
 		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
+		if len(packed) > 0 {
+			e.packed = packed
+		}
 		if !sc.noIndex {
 			e.raw, e.index, e.indexed, e.bigNumbers, e.inexact = raw, idx.Spans[:n:n], true, idx.BigNumbers, idx.Inexact
 			if n == 0 {
@@ -240,6 +262,16 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 	sc.trim(inChunk, inSpans)
 }
 
+// unpackSpans returns the members packed lie at in raw, each key decoded.
+func unpackSpans(raw []byte, packed []jsonx.MemberSpan) []jsonx.Member {
+	ms := make([]jsonx.Member, len(packed))
+	for i, p := range packed {
+		// The literal, quotes included, the scan validated.
+		ms[i] = jsonx.Member{Key: jsonx.KeyString(raw[p.Key.Start-1 : p.Key.End+1]), Value: raw[p.Value.Start:p.Value.End]}
+	}
+	return ms
+}
+
 // blockUse records that an entry's members or spans start at off in the
 // current block.
 type blockUse struct{ entry, off int }
@@ -262,12 +294,12 @@ func (sc *scanned) trim(inChunk, inSpans []blockUse) {
 		sc.block = exact
 	}
 	if used := len(sc.chunk); cap(sc.chunk)-used > used {
-		exact := make([]jsonx.Member, used)
+		exact := make([]jsonx.MemberSpan, used)
 		copy(exact, sc.chunk)
 		for _, u := range inChunk {
 			e := sc.entries[u.entry]
-			end := u.off + len(e.members)
-			e.members = exact[u.off:end:end]
+			end := u.off + len(e.packed)
+			e.packed = exact[u.off:end:end]
 		}
 		sc.chunk = exact
 	}

@@ -217,7 +217,7 @@ func checkScanEntries(t interface{ Fatalf(string, ...any) }, doc string) {
 			if f.Name() != s.Name() || f.Origin() != s.Origin() || f.compact != s.compact {
 				t.Fatalf("%s: server %d: name %q origin %q compact %v, split again %q %q %v", doc, i, f.Name(), f.Origin(), f.compact, s.Name(), s.Origin(), s.compact)
 			}
-			if diff := cmp.Diff(s.members, f.members); diff != "" {
+			if diff := cmp.Diff(s.allMembers(), f.allMembers()); diff != "" {
 				t.Fatalf("%s: server %d: members (-split again +scan):\n%s", doc, i, diff)
 			}
 			if a, b := string(f.AppendJSON(nil)), string(s.AppendJSON(nil)); a != b {

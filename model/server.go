@@ -44,8 +44,16 @@ const ToolHivePublisher = "io.github.stacklok"
 // The zero value is an empty entry. A Server parsed from bytes aliases them: do
 // not modify the input afterwards.
 type Server struct {
+	// members are the entry's members, unless packed holds them.
 	members []jsonx.Member
-	name    string
+	// packed, while the members are as the scan read them (keys without
+	// escapes, none repeated), holds them instead: where each key's
+	// contents and value lie in raw. Sixteen bytes a member without a
+	// pointer, where a Member is forty with two: a large merge holds
+	// millions, and the collector reads each pointer. A change of any
+	// member unpacks them into members first.
+	packed []jsonx.MemberSpan
+	name   string
 	// origin is the field path the entry was read from or, when
 	// originIndex > 0, the path of the list it is element originIndex-1 of:
 	// Parse records list and index and Origin joins them only when asked,
@@ -131,6 +139,42 @@ func (s *Server) fusedFacts() walkFacts {
 	return f
 }
 
+// memberCount returns how many members the entry has.
+func (s *Server) memberCount() int {
+	if s.packed != nil {
+		return len(s.packed)
+	}
+	return len(s.members)
+}
+
+// memberAt returns member i. A packed member's key and value alias raw, as
+// a member read from it does: the value's capacity runs to the end of raw
+// (see fromRaw).
+func (s *Server) memberAt(i int) jsonx.Member {
+	if s.packed == nil {
+		return s.members[i]
+	}
+	return s.unpacked(s.packed[i])
+}
+
+// unpacked returns the member p says where it lies in raw.
+func (s *Server) unpacked(p jsonx.MemberSpan) jsonx.Member {
+	k := s.raw[p.Key.Start:p.Key.End]
+	return jsonx.Member{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: s.raw[p.Value.Start:p.Value.End]}
+}
+
+// unpack moves packed members to members, before a change of them.
+func (s *Server) unpack() {
+	if s.packed == nil {
+		return
+	}
+	ms := make([]jsonx.Member, len(s.packed))
+	for i := range ms {
+		ms[i] = s.memberAt(i)
+	}
+	s.members, s.packed = ms, nil
+}
+
 // schemaMemberPrefix is what an entry whose first member is "$schema" set
 // to ServerSchemaURL starts with, up to the next member.
 const schemaMemberPrefix = `{"` + KeySchema + `":` + serverSchemaLiteral + `,`
@@ -200,23 +244,22 @@ func stringIn(raw []byte) (string, bool) {
 // string literals of printable ASCII without escapes, as the scan found:
 // the name's contents are then the name, and are not looked at again.
 func (s *Server) readName(plain uint64) {
-	for i, m := range s.members {
-		if m.Key == KeyName {
-			if i < 64 && plain&(1<<i) != 0 {
-				v := m.Value[1 : len(m.Value)-1]
-				s.name = unsafe.String(unsafe.SliceData(v), len(v))
-			} else {
-				s.name, _ = stringIn(m.Value)
-			}
-			return
-		}
+	i := s.indexOf(KeyName)
+	if i < 0 {
+		return
+	}
+	if v := s.memberAt(i).Value; i < 64 && plain&(1<<i) != 0 {
+		v = v[1 : len(v)-1]
+		s.name = unsafe.String(unsafe.SliceData(v), len(v))
+	} else {
+		s.name, _ = stringIn(v)
 	}
 }
 
 // readCached decodes the members the Server caches.
 func (s *Server) readCached() {
-	for _, m := range s.members {
-		if m.Key == KeyName {
+	for i := range s.memberCount() {
+		if m := s.memberAt(i); m.Key == KeyName {
 			s.name, _ = stringIn(m.Value)
 		}
 	}
@@ -368,12 +411,34 @@ func (s *Server) Get(key string) (json.RawMessage, bool) {
 	if s == nil {
 		return nil, false
 	}
-	for _, m := range s.members {
-		if m.Key == key {
-			return m.Value, true
+	switch i := s.indexOf(key); {
+	case i < 0:
+		return nil, false
+	case s.packed != nil:
+		p := s.packed[i]
+		return s.raw[p.Value.Start:p.Value.End], true
+	default:
+		return s.members[i].Value, true
+	}
+}
+
+// indexOf returns the position of the first member of key, or -1.
+func (s *Server) indexOf(key string) int {
+	if s.packed != nil {
+		// Lengths first: most keys differ from key in length.
+		for i, p := range s.packed {
+			if int(p.Key.End-p.Key.Start) == len(key) && string(s.raw[p.Key.Start:p.Key.End]) == key {
+				return i
+			}
+		}
+		return -1
+	}
+	for i := range s.members {
+		if s.members[i].Key == key {
+			return i
 		}
 	}
-	return nil, false
+	return -1
 }
 
 // Set replaces the raw value of a top-level key in place, or appends the key.
@@ -390,6 +455,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 	if s.compact && hasSpace(value) {
 		s.compact = false
 	}
+	s.unpack()
 	for i := range s.members {
 		if s.members[i].Key == key {
 			s.members[i].Value = value
@@ -405,6 +471,7 @@ func (s *Server) Delete(key string) {
 	if leanKey(key) {
 		s.fused = false
 	}
+	s.unpack()
 	s.members = slices.DeleteFunc(s.members, func(m jsonx.Member) bool { return m.Key == key })
 	if key == KeyName {
 		s.name = ""
@@ -413,9 +480,9 @@ func (s *Server) Delete(key string) {
 
 // Keys returns the top-level keys in order.
 func (s *Server) Keys() []string {
-	out := make([]string, len(s.members))
-	for i, m := range s.members {
-		out[i] = m.Key
+	out := make([]string, s.memberCount())
+	for i := range out {
+		out[i] = s.memberAt(i).Key
 	}
 	return out
 }
@@ -424,7 +491,7 @@ func (s *Server) Keys() []string {
 // shared, which is safe because Set replaces values rather than editing them.
 func (s *Server) Clone() *Server {
 	c := *s
-	c.members = slices.Clone(s.members)
+	c.members = slices.Clone(s.members) // packed members are never changed in place
 	return &c
 }
 
@@ -474,6 +541,10 @@ func (s *Server) RemoteURLs() iter.Seq[string] {
 			// plain: no escapes, so the literal's contents are the URL.
 			u := s.raw[s.fusedURL[0]:s.fusedURL[1]]
 			yield(unsafe.String(unsafe.SliceData(u), len(u)))
+			return
+		}
+		if s.fused && s.fusedRemotes == 0 {
+			// The lean reading found no remote (or no "remotes").
 			return
 		}
 		raw, ok := s.Get(KeyRemotes)
@@ -634,7 +705,8 @@ func (s *Server) AppendJSON(dst []byte) []byte {
 		return append(dst, s.text...)
 	}
 	dst = append(dst, '{')
-	for i, m := range s.members {
+	for i := range s.memberCount() {
+		m := s.memberAt(i)
 		if i > 0 {
 			dst = append(dst, ',')
 		}
@@ -692,10 +764,11 @@ func (s *Server) compactLen() int {
 		return len(s.text)
 	}
 	n := 2 // braces
-	if len(s.members) > 1 {
-		n += len(s.members) - 1 // commas
+	if c := s.memberCount(); c > 1 {
+		n += c - 1 // commas
 	}
-	for _, m := range s.members {
+	for i := range s.memberCount() {
+		m := s.memberAt(i)
 		n += quotedLen(m.Key) + 1 + len(m.Value)
 	}
 	return n
@@ -714,11 +787,12 @@ func quotedLen(s string) int {
 // depth levels deep: what json.Indent with two spaces makes of AppendJSON's
 // bytes, written in one pass.
 func (s *Server) appendIndent(dst []byte, depth int) []byte {
-	if len(s.members) == 0 {
+	if s.memberCount() == 0 {
 		return append(dst, "{}"...)
 	}
 	dst = append(dst, '{')
-	for i, m := range s.members {
+	for i := range s.memberCount() {
+		m := s.memberAt(i)
 		if i > 0 {
 			dst = append(dst, ',')
 		}

@@ -162,8 +162,8 @@ func (v *validator) entry() {
 	// A compact entry read by Parse is read the lean way first (see
 	// validate_lean.go), member by member.
 	tryLean := s.compact && !v.careful
-	for k := range s.members {
-		m := &s.members[k]
+	for k := range s.memberCount() {
+		m := s.memberAt(k)
 		v.inName(m.Key)
 		// One pass over a container member indexes its nested containers
 		// and finds any number ToolHive cannot decode.

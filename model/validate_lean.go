@@ -39,8 +39,8 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 		facts = s.fusedFacts()
 	}
 	var hasName, hasDescription, hasVersion bool
-	for k := range s.members {
-		m := &s.members[k]
+	for k := range s.memberCount() {
+		m := s.memberAt(k)
 		raw := m.Value
 		if len(raw) == 0 {
 			return facts, false

@@ -276,7 +276,7 @@ func BenchmarkLeanMembers(b *testing.B) {
 	var ms []member
 	size := 0
 	for _, s := range reg.Servers {
-		for _, m := range s.members {
+		for _, m := range s.allMembers() {
 			if leanKey(m.Key) {
 				var f walkFacts
 				if !leanValue(s, m.Key, m.Value, &f) {

@@ -112,7 +112,7 @@ func (v *oldValidator) entry() {
 	var title []byte
 	var hasName, nameIsStr, hasDescription, descriptionIsStr, hasTitle, hasVersion, versionIsStr bool
 	var name, description, version []byte
-	for _, m := range s.members {
+	for _, m := range s.allMembers() {
 		v.inName(m.Key)
 
 		v.index.n, v.index.spans = 0, nil

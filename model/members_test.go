@@ -1,0 +1,76 @@
+package model
+
+import (
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// allMembers returns the entry's members, packed or not, as a list.
+func (s *Server) allMembers() []jsonx.Member {
+	ms := make([]jsonx.Member, s.memberCount())
+	for i := range ms {
+		ms[i] = s.memberAt(i)
+	}
+	return ms
+}
+
+// TestPackedMembersAsList: an entry Parse read with its members packed
+// (as offsets in its text) answers Get, Keys, Name, Description, Version
+// and AppendJSON as the same entry read by ParseServer (a list of members)
+// does, before and after a random sequence of Set and Delete, which unpack
+// it.
+func TestPackedMembersAsList(t *testing.T) {
+	keys := []string{KeyName, KeyDescription, KeyVersion, KeyTitle, KeyRemotes, KeyMeta, KeySchema, "x", "y", "é", "a<b", ""}
+	packedSeen := false
+	rapid.Check(t, func(t *rapid.T) {
+		entry := upstreamEntryText(t)
+		reg, _ := Parse([]byte(`{"version":"1.0.0","data":{"servers":[`+entry+`]}}`), ParseOptions{Format: FormatUpstream})
+		if reg == nil || len(reg.Servers) != 1 {
+			t.Skip("not an entry read")
+		}
+		packed := reg.Servers[0]
+		list, err := ParseServer([]byte(entry))
+		if err != nil {
+			t.Fatalf("ParseServer(%s): %v", entry, err)
+		}
+		if packed.packed != nil {
+			packedSeen = true
+		}
+		for step := 0; ; step++ {
+			for _, k := range keys {
+				pv, pok := packed.Get(k)
+				lv, lok := list.Get(k)
+				if pok != lok || string(pv) != string(lv) {
+					t.Fatalf("%s, step %d: Get(%q) = %s %v, from a list %s %v", entry, step, k, pv, pok, lv, lok)
+				}
+			}
+			if !slices.Equal(packed.Keys(), list.Keys()) || packed.Name() != list.Name() ||
+				packed.Description() != list.Description() || packed.Version() != list.Version() {
+				t.Fatalf("%s, step %d: keys %q name %q description %q version %q, from a list %q %q %q %q", entry, step,
+					packed.Keys(), packed.Name(), packed.Description(), packed.Version(), list.Keys(), list.Name(), list.Description(), list.Version())
+			}
+			if p, l := string(packed.AppendJSON(nil)), string(list.AppendJSON(nil)); p != l {
+				t.Fatalf("%s, step %d: AppendJSON %s, from a list %s", entry, step, p, l)
+			}
+			if step == 3 || !rapid.Bool().Draw(t, "change") {
+				return
+			}
+			k := rapid.SampledFrom(keys).Draw(t, "key")
+			if rapid.Bool().Draw(t, "delete") {
+				packed.Delete(k)
+				list.Delete(k)
+			} else {
+				v := rapid.SampledFrom([]string{`"com.example/z"`, `"text"`, `1`, `[]`, `{"a":[1]}`}).Draw(t, "value")
+				packed.Set(k, []byte(v))
+				list.Set(k, []byte(v))
+			}
+		}
+	})
+	if !packedSeen {
+		t.Fatal("no entry was read packed")
+	}
+}
