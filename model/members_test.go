@@ -1,7 +1,9 @@
 package model
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -72,5 +74,30 @@ func TestPackedMembersAsList(t *testing.T) {
 	})
 	if !packedSeen {
 		t.Fatal("no entry was read packed")
+	}
+}
+
+// TestPackedMembersPastFirst: a key of jsonx.FirstID found past the
+// members KeyFacts.First records a position for is still found.
+func TestPackedMembersPastFirst(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"name":"com.example/many"`)
+	for i := range 300 {
+		fmt.Fprintf(&b, `,"k%d":%d`, i, i)
+	}
+	b.WriteString(`,"description":"late","version":"1.0.0"}`)
+	reg, _ := Parse([]byte(`{"version":"1.0.0","data":{"servers":[`+b.String()+`]}}`), ParseOptions{Format: FormatUpstream})
+	if reg == nil || len(reg.Servers) != 1 {
+		t.Fatal("entry not read")
+	}
+	s := reg.Servers[0]
+	if s.packed == nil {
+		t.Fatal("members not packed")
+	}
+	if s.Description() != "late" || s.Version() != "1.0.0" || s.Name() != "com.example/many" {
+		t.Fatalf("description %q version %q name %q", s.Description(), s.Version(), s.Name())
+	}
+	if _, ok := s.Get(KeyTitle); ok {
+		t.Fatal("a title found")
 	}
 }

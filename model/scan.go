@@ -206,10 +206,16 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		if packed != nil && (!facts.Literal || facts.MayRepeat) {
 			// A key with an escape is not its contents, and repeated
 			// keys are resolved below on a list: such an entry keeps a
-			// list of its own (the chunk's slots are left).
-			members, packed = unpackSpans(raw, packed), nil
+			// list of its own (the chunk's slots are left) unless its
+			// keys, all literal, turn out not to repeat.
+			members = unpackSpans(raw, packed)
+			if !facts.Literal || hasDuplicateKeys(members) {
+				packed = nil
+			} else {
+				members = nil
+			}
 		}
-		dup := facts.MayRepeat && hasDuplicateKeys(members)
+		dup := packed == nil && facts.MayRepeat && hasDuplicateKeys(members)
 		if dup {
 			// Later duplicates of a key win, as in encoding/json; the
 			// entry keeps a list of its own (the chunk's slots are left,
@@ -232,7 +238,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		sc.entries = append(sc.entries, e)
 		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
 		if len(packed) > 0 {
-			e.packed = packed
+			e.packed, e.first = packed, facts.First
 		}
 		if !sc.noIndex {
 			e.raw, e.index, e.indexed, e.bigNumbers, e.inexact = raw, idx.Spans[:n:n], true, idx.BigNumbers, idx.Inexact

@@ -53,7 +53,11 @@ type Server struct {
 	// millions, and the collector reads each pointer. A change of any
 	// member unpacks them into members first.
 	packed []jsonx.MemberSpan
-	name   string
+	// first is, with packed, where the scan found the first member of each
+	// key jsonx.FirstID numbers (see jsonx.KeyFacts.First): Get finds
+	// the name, description, version, title and $schema without a loop.
+	first [jsonx.FirstKeys]uint8
+	name  string
 	// origin is the field path the entry was read from or, when
 	// originIndex > 0, the path of the list it is element originIndex-1 of:
 	// Parse records list and index and Origin joins them only when asked,
@@ -425,6 +429,9 @@ func (s *Server) Get(key string) (json.RawMessage, bool) {
 // indexOf returns the position of the first member of key, or -1.
 func (s *Server) indexOf(key string) int {
 	if s.packed != nil {
+		if id := jsonx.FirstID(key); id > 0 && len(s.packed) <= 255 {
+			return int(s.first[id]) - 1
+		}
 		// Lengths first: most keys differ from key in length.
 		for i, p := range s.packed {
 			if int(p.Key.End-p.Key.Start) == len(key) && string(s.raw[p.Key.Start:p.Key.End]) == key {

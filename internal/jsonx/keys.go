@@ -3,6 +3,33 @@ package jsonx
 // numKeys is one more than the largest number internKey gives a key.
 const numKeys = 73
 
+// The numbers of the keys KeyFacts.First records that a caller looks for.
+const (
+	idSchema      = 1
+	idVersion     = 2
+	idName        = 7
+	idDescription = 8
+	idTitle       = 9
+)
+
+// FirstID returns the number of key when it is "$schema", "version",
+// "name", "description" or "title" (an index of KeyFacts.First), else 0.
+func FirstID(key string) int {
+	switch key {
+	case "$schema":
+		return idSchema
+	case "version":
+		return idVersion
+	case "name":
+		return idName
+	case "description":
+		return idDescription
+	case "title":
+		return idTitle
+	}
+	return 0
+}
+
 // internKey returns the keys of the registry formats (upstream documents,
 // server.json, ToolHive's publisher extensions and legacy catalogs) as
 // constant strings, so that splitting the objects of a large document does
@@ -16,9 +43,9 @@ func internKey(b []byte) (string, int) {
 	switch string(b) {
 	// Upstream document.
 	case "$schema":
-		return "$schema", 1
+		return "$schema", idSchema
 	case "version":
-		return "version", 2
+		return "version", idVersion
 	case "meta":
 		return "meta", 3
 	case "last_updated":
@@ -29,11 +56,11 @@ func internKey(b []byte) (string, int) {
 		return "servers", 6
 	// server.json.
 	case "name":
-		return "name", 7
+		return "name", idName
 	case "description":
-		return "description", 8
+		return "description", idDescription
 	case "title":
-		return "title", 9
+		return "title", idTitle
 	case "websiteUrl":
 		return "websiteUrl", 10
 	case "repository":

@@ -379,6 +379,12 @@ type KeyFacts struct {
 	// Text is set when a key literal may not be Unicode text (KeyText of
 	// each).
 	Text bool
+	// First holds, for each key number below FirstKeys (KeyInfo.ID: the
+	// keys of an upstream document and the scalar members of server.json;
+	// 0 for any other key), one more than the position of the first member
+	// with a key of that number among the first 255, or 0: a caller looking
+	// for those members (see FirstID) finds them without comparing keys.
+	First [FirstKeys]uint8
 	// Plain has bit k set when the value of member k (of the first 64) is
 	// a string literal of bytes from 0x20 to 0x7f without escapes: its
 	// contents, between the quotes, are the string it decodes to. It may be
@@ -436,6 +442,9 @@ func (r *Reader) SplitObjectSpans(ms []MemberSpan, base int, idx *Index, vr Valu
 	facts, ok = r.splitObject(&out, idx, vr)
 	return out.sp, facts, ok
 }
+
+// FirstKeys bounds the key numbers KeyFacts.First records (see FirstID).
+const FirstKeys = idTitle + 1
 
 // memberSink is where splitObject puts the members it reads: in ms, or in
 // sp as offsets from base when spans is set.
@@ -511,6 +520,9 @@ func (r *Reader) splitObject(out *memberSink, idx *Index, vr ValueReader) (facts
 			}
 			keyEnd := end
 			key, info := keyInfo(data[keyStart:end], esc)
+			if k := out.n(); info.ID < FirstKeys && facts.First[info.ID] == 0 && k < 255 {
+				facts.First[info.ID] = uint8(k + 1)
+			}
 			facts.Text = facts.Text || text
 			facts.Literal = facts.Literal && info.Literal
 			facts.MayRepeat = keys.Add(info) || facts.MayRepeat

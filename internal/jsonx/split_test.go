@@ -41,6 +41,9 @@ func splitSimple(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
 		facts.Text = facts.Text || r.KeyText()
 		facts.Literal = facts.Literal && info.Literal
 		facts.MayRepeat = keys.Add(info) || facts.MayRepeat
+		if info.ID < FirstKeys && facts.First[info.ID] == 0 && len(ms) < 255 {
+			facts.First[info.ID] = uint8(len(ms) + 1)
+		}
 		var v []byte
 		if idx != nil {
 			v = r.SkipIndexed(idx)
@@ -426,4 +429,22 @@ func TestSplitObjectValueReader(t *testing.T) {
 			t.Fatalf("SplitObject on %q (-loop +SplitObject with a ValueReader):\n%s", doc, diff)
 		}
 	})
+}
+
+// TestFirstID: FirstID numbers "$schema", "version", "name", "description"
+// and "title" as the reader numbers them, below FirstKeys, and no other key.
+func TestFirstID(t *testing.T) {
+	looked := map[string]bool{"$schema": true, "version": true, "name": true, "description": true, "title": true}
+	for _, key := range []string{"$schema", "version", "name", "description", "title", "meta", "data", "remotes", "x", "", "Name"} {
+		want := 0
+		if looked[key] {
+			_, want = internKey([]byte(key))
+			if want == 0 || want >= FirstKeys {
+				t.Fatalf("%q is numbered %d, not below FirstKeys", key, want)
+			}
+		}
+		if got := FirstID(key); got != want {
+			t.Errorf("FirstID(%q) = %d, want %d", key, got, want)
+		}
+	}
 }
