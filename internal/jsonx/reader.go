@@ -436,7 +436,8 @@ type MemberSpan struct{ Key, Value Span }
 // offsets from base, instead of the member: no pointer for the collector to
 // follow, and 16 bytes a member instead of 40. The key's contents are the key
 // itself only when facts.Literal is set; otherwise a caller must decode the
-// keys (see KeyInfo). The text must be shorter than 1<<31 bytes from base.
+// keys (KeyString, given the literal with its quotes). The text must be
+// shorter than 1<<31 bytes from base.
 func (r *Reader) SplitObjectSpans(ms []MemberSpan, base int, idx *Index, vr ValueReader) (_ []MemberSpan, facts KeyFacts, ok bool) {
 	out := memberSink{sp: ms, base: base, spans: true}
 	facts, ok = r.splitObject(&out, idx, vr)
