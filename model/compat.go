@@ -367,8 +367,8 @@ func ensureSchema(s *Server) {
 	if _, ok := s.Get(KeySchema); ok {
 		return
 	}
-	if s.text == nil || s.memberCount() == 0 {
-		s.text = nil
+	if !s.rawText || s.memberCount() == 0 {
+		s.rawText = false
 	} else {
 		s.textSchema = true
 	}

@@ -7,8 +7,8 @@ package model
 // uses AppendJSON. The bytes alias the data the entry was read from: do not
 // modify them.
 func (s *Server) JSONText() (text []byte, ok bool) {
-	if s == nil || s.text == nil || s.textSchema {
+	if s == nil || !s.rawText || s.textSchema {
 		return nil, false
 	}
-	return s.text, true
+	return s.raw, true
 }

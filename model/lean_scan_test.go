@@ -118,7 +118,7 @@ func mutateDoc(t *rapid.T, doc []byte) []byte {
 // the two ways of reading must agree on all of it.
 func serverState(s *Server) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "name %q origin %q %d raw %q text %q\n", s.name, s.origin, s.originIndex, s.raw, s.text)
+	fmt.Fprintf(&b, "name %q origin %q %d raw %q text %q\n", s.name, s.origin, s.originIndex, s.raw, s.text())
 	fmt.Fprintf(&b, "indexed %v bigNumbers %v inexact %v textOK %v compact %v textSchema %v\n",
 		s.indexed, s.bigNumbers, s.inexact, s.textOK, s.compact, s.textSchema)
 	for _, m := range s.allMembers() {

@@ -201,7 +201,7 @@ func (r *Registry) writeJSON(w io.Writer) {
 	for start := 0; start < len(servers); start += batch {
 		group := servers[start:min(start+batch, len(servers))]
 		for j, s := range group {
-			texts[j], schema[j] = s.text, s.textSchema
+			texts[j], schema[j] = s.text(), s.textSchema
 		}
 		for j, s := range group {
 			if start+j > 0 {

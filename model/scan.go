@@ -255,9 +255,11 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 				e.setFused(&ls.facts, ls.url)
 			}
 		}
-		if e.compact && facts.Literal && !dup {
-			// AppendJSON would write back exactly the bytes read.
-			e.text = raw
+		if e.compact && facts.Literal && !dup && !sc.noIndex {
+			// AppendJSON would write back exactly the bytes read. (An
+			// entry of a text too large to index keeps no raw: it is
+			// written member by member, as compactly.)
+			e.rawText = true
 		}
 		if dup {
 			e.readCached()

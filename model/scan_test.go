@@ -223,10 +223,10 @@ func checkScanEntries(t interface{ Fatalf(string, ...any) }, doc string) {
 			if a, b := string(f.AppendJSON(nil)), string(s.AppendJSON(nil)); a != b {
 				t.Fatalf("%s: server %d: AppendJSON %s, split again %s", doc, i, a, b)
 			}
-			if f.text != nil {
+			if f.rawText {
 				c := f.Clone()
-				c.text = nil
-				if a, b := string(f.text), string(c.AppendJSON(nil)); a != b {
+				c.rawText = false
+				if a, b := string(f.text()), string(c.AppendJSON(nil)); a != b {
 					t.Fatalf("%s: server %d: text %s, members write %s", doc, i, a, b)
 				}
 			}

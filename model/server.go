@@ -64,11 +64,6 @@ type Server struct {
 	// since a merge of many entries asks for few.
 	origin      string
 	originIndex int
-	// text, while the entry is unchanged since it was read, is what
-	// AppendJSON writes: the entry's own bytes, when they are compact with
-	// every key written as AppendQuote writes it. Writing a large merge is
-	// then one copy per entry.
-	text []byte
 	// raw is the entry's text as read and index, when indexed, where its
 	// objects and arrays lie in raw, recorded by the pass that validated the
 	// JSON (bigNumbers: whether it holds a number that may not fit a
@@ -101,6 +96,12 @@ type Server struct {
 	// when there is not exactly one), as the lean reading found it: plain,
 	// so its contents are the URL (see RemoteURLs).
 	fusedURL [2]int32
+	// rawText is set while the entry is unchanged since it was read and
+	// raw is what AppendJSON writes (see text): the entry's own bytes,
+	// compact, with every key written as AppendQuote writes it. Writing a
+	// large merge is then one copy per entry. (A flag rather than a second
+	// slice of the same bytes: a pointer less in every entry of a merge.)
+	rawText bool
 	// textSchema is set when text lacks the "$schema" member that members
 	// start with (added by Canonicalize): text is then written after
 	// schemaMemberPrefix, without its own "{". (The flags are kept
@@ -141,6 +142,15 @@ func (s *Server) fusedFacts() walkFacts {
 		f.block = s.raw[s.fusedBlock[0]:s.fusedBlock[1]]
 	}
 	return f
+}
+
+// text, while the entry is unchanged since it was read, is what AppendJSON
+// writes (see rawText); nil otherwise.
+func (s *Server) text() []byte {
+	if s.rawText {
+		return s.raw
+	}
+	return nil
 }
 
 // memberCount returns how many members the entry has.
@@ -454,7 +464,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 	if key == KeyName {
 		s.name, _ = jsonx.String(value)
 	}
-	s.text, s.textSchema = nil, false
+	s.rawText, s.textSchema = false, false
 	if leanKey(key) {
 		s.fused = false
 	}
@@ -474,7 +484,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 
 // Delete removes a top-level key.
 func (s *Server) Delete(key string) {
-	s.text, s.textSchema = nil, false
+	s.rawText, s.textSchema = false, false
 	if leanKey(key) {
 		s.fused = false
 	}
@@ -704,12 +714,12 @@ func (s *Server) AppendJSON(dst []byte) []byte {
 	if s == nil {
 		return append(dst, "null"...)
 	}
-	if s.text != nil {
+	if text := s.text(); text != nil {
 		if s.textSchema {
 			dst = append(dst, schemaMemberPrefix...)
-			return append(dst, s.text[1:]...)
+			return append(dst, text[1:]...)
 		}
-		return append(dst, s.text...)
+		return append(dst, text...)
 	}
 	dst = append(dst, '{')
 	for i := range s.memberCount() {
@@ -764,11 +774,11 @@ func (s *Server) fromRaw(value []byte) bool {
 // compactLen returns len(s.AppendJSON(nil)), or an upper bound of it when
 // the entry is not compact.
 func (s *Server) compactLen() int {
-	if s.text != nil {
+	if text := s.text(); text != nil {
 		if s.textSchema {
-			return len(schemaMemberPrefix) + len(s.text) - 1
+			return len(schemaMemberPrefix) + len(text) - 1
 		}
-		return len(s.text)
+		return len(text)
 	}
 	n := 2 // braces
 	if c := s.memberCount(); c > 1 {

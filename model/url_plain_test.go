@@ -150,7 +150,7 @@ func TestEnsureSchemaKeepsText(t *testing.T) {
 	if r == nil || len(ds) > 0 {
 		t.Fatalf("Parse: %v", ds)
 	}
-	if r.Servers[0].text == nil {
+	if !r.Servers[0].rawText {
 		t.Fatal("fixture: the first entry is not kept as its text; the test would prove nothing")
 	}
 	if d := Finish(r, ObjectRef{}); len(d) > 0 {
@@ -161,7 +161,7 @@ func TestEnsureSchemaKeepsText(t *testing.T) {
 	}
 	for _, s := range r.Servers {
 		plain := s.Clone()
-		plain.text, plain.textSchema = nil, false
+		plain.rawText, plain.textSchema = false, false
 		want := string(plain.AppendJSON(nil))
 		if got := string(s.AppendJSON(nil)); got != want {
 			t.Errorf("AppendJSON:\n got %s\nwant %s", got, want)
@@ -179,7 +179,7 @@ func TestEnsureSchemaKeepsText(t *testing.T) {
 	}
 	s := r.Servers[0]
 	s.SetDescription("changed")
-	if s.text != nil || s.textSchema {
+	if s.rawText || s.textSchema {
 		t.Fatal("Set kept the text")
 	}
 	if got := string(s.AppendJSON(nil)); !strings.HasPrefix(got, `{"$schema":"`+ServerSchemaURL+`","name":"io.example/aa","description":"changed"`) {
