@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -99,5 +100,75 @@ func TestPackedMembersPastFirst(t *testing.T) {
 	}
 	if _, ok := s.Get(KeyTitle); ok {
 		t.Fatal("a title found")
+	}
+}
+
+// TestLeanPackedAsLoop: for every entry Parse reads, leanEntry gives the
+// same verdict and facts whether the entry's members are packed (the path
+// that reads them through Server.first) or a list (the loop over every
+// member), and at least some entries take the packed path and pass.
+func TestLeanPackedAsLoop(t *testing.T) {
+	packedPass := 0
+	rapid.Check(t, func(t *rapid.T) {
+		doc := leanScanDoc(t)
+		reg, _ := Parse(doc, ParseOptions{Format: FormatUpstream})
+		if reg == nil {
+			t.Skip("not read")
+		}
+		for _, s := range reg.Servers {
+			list := s.Clone()
+			list.unpack()
+			gotFacts, got := leanEntry(s)
+			wantFacts, want := leanEntry(list)
+			if got != want || got && !reflect.DeepEqual(gotFacts, wantFacts) {
+				t.Fatalf("%s: leanEntry packed %v %+v, as a list %v %+v", s.AppendJSON(nil), got, gotFacts, want, wantFacts)
+			}
+			if got && s.packed != nil && s.fused {
+				packedPass++
+			}
+		}
+	})
+	if packedPass == 0 {
+		t.Fatal("no packed entry passed leanEntry: the packed path was not tested")
+	}
+}
+
+// TestLeanPackedScalars: leanEntry on a packed entry read lean agrees with
+// the loop over its members for a valid entry with one member set or added
+// to a value its checks may refuse: every key leanEntry checks, and one it
+// does not.
+func TestLeanPackedScalars(t *testing.T) {
+	keys := []string{KeyName, KeyDescription, KeyTitle, KeyVersion, KeySchema, "websiteUrl", KeyRemotes, KeyPackages, "icons", "repository", KeyMeta, "x"}
+	values := []string{`"x"`, `""`, `"latest"`, `"1.2.3"`, `1`, `-2.5`, `1e400`, `123456789012345678901234567890`, `true`, `null`, `{}`, `[]`,
+		`"https://a.example.com/"`, `"not a uri"`, `"` + strings.Repeat("d", DescriptionMaxLen+1) + `"`, `"io.github.example/other"`}
+	passed := 0
+	for _, k := range keys {
+		for _, v := range values {
+			entry := `{"$schema":"` + ServerSchemaURL + `","name":"io.github.example/srv","description":"A server","version":"1.0.0","remotes":[{"type":"sse","url":"https://mcp.example.com/sse"}]}`
+			s0, err := ParseServer([]byte(entry))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s0.Set(k, []byte(v))
+			text := string(s0.AppendJSON(nil))
+			reg, _ := Parse([]byte(`{"data":{"servers":[`+text+`]}}`), ParseOptions{Format: FormatUpstream})
+			if reg == nil || len(reg.Servers) != 1 {
+				continue // Parse keeps no entry without a name
+			}
+			s := reg.Servers[0]
+			list := s.Clone()
+			list.unpack()
+			_, got := leanEntry(s)
+			_, want := leanEntry(list)
+			if got != want {
+				t.Errorf("%s: leanEntry packed %v, as a list %v", text, got, want)
+			}
+			if got && s.packed != nil && s.fused {
+				passed++
+			}
+		}
+	}
+	if passed == 0 {
+		t.Fatal("no entry took the packed path and passed")
 	}
 }

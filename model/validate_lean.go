@@ -37,6 +37,9 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 	fused := s.fused
 	if fused {
 		facts = s.fusedFacts()
+		if s.packed != nil && len(s.packed) <= 255 {
+			return facts, leanPacked(s)
+		}
 	}
 	var hasName, hasDescription, hasVersion bool
 	for k := range s.memberCount() {
@@ -103,6 +106,69 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 		return facts, false
 	}
 	return facts, true
+}
+
+// leanPacked is leanEntry's verdict on an entry the scan read lean and
+// packed: the same checks as its loop, made without building every member.
+// A packed entry repeats no key, and the scan recorded where the members
+// of the keys with checks of their own lie (Server.first, all within the
+// first 255), so only the other members are looked through: a number must
+// fit a float64, a member of a key the lean reading reads must be a
+// container (the scan read those lean), and websiteUrl must be a URI.
+func leanPacked(s *Server) bool {
+	raw := s.raw
+	for _, p := range s.packed {
+		switch c := raw[p.Value.Start]; {
+		case c == '{' || c == '[':
+			if p.Key.End-p.Key.Start == int32(len("websiteUrl")) && string(raw[p.Key.Start:p.Key.End]) == "websiteUrl" {
+				return false
+			}
+			continue
+		case c == '-' || isDigit(c):
+			if numberOverflows(raw[p.Value.Start:p.Value.End]) {
+				return false
+			}
+		}
+		// A scalar: only the lean keys' lengths and websiteUrl's need the key.
+		switch p.Key.End - p.Key.Start {
+		case 5, 7, 8, 10:
+			switch string(raw[p.Key.Start:p.Key.End]) {
+			case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
+				return false
+			case "websiteUrl":
+				if u, isStr := contentsOf(raw[p.Value.Start:p.Value.End], s.textOK); !isStr || !isURI(u) {
+					return false
+				}
+			}
+		}
+	}
+	if name := s.firstValue(KeyName); name == nil || name[0] != '"' {
+		return false
+	}
+	if raw := s.firstValue(KeyDescription); raw == nil || raw[0] != '"' {
+		return false
+	} else if d, isStr := contentsOf(raw, s.textOK); !isStr || len(d) == 0 || len(d) > DescriptionMaxLen && utf8.RuneCount(d) > DescriptionMaxLen {
+		return false
+	}
+	if raw := s.firstValue(KeyTitle); raw != nil {
+		if t, isStr := contentsOf(raw, s.textOK); !isStr {
+			return false
+		} else if n := runeCountOver(t, TitleMaxLen); n == 0 || n > TitleMaxLen {
+			return false
+		}
+	}
+	if raw := s.firstValue(KeyVersion); raw == nil || raw[0] != '"' {
+		return false
+	} else if ver, isStr := contentsOf(raw, s.textOK); !isStr || len(ver) == 0 || runeCountOver(ver, VersionMaxLen) > VersionMaxLen || string(ver) == "latest" {
+		return false
+	}
+	if raw := s.firstValue(KeySchema); raw != nil && string(raw) != serverSchemaLiteral {
+		if u, isStr := contentsOf(raw, s.textOK); !isStr || !isURI(u) {
+			return false
+		}
+	}
+	invalid, strict := CheckName(s.Name())
+	return invalid == "" && strict == ""
 }
 
 // leanKey reports whether key is one of the top-level members the lean
