@@ -112,24 +112,21 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 // packed: the same checks as its loop, made without building every member.
 // A packed entry repeats no key, and the scan recorded where the members
 // of the keys with checks of their own lie (Server.first, all within the
-// first 255), so only the other members are looked through: a number must
-// fit a float64, a member of a key the lean reading reads must be a
-// container (the scan read those lean), and websiteUrl must be a URI.
+// first 255), so only the other members are looked through: a member of a
+// key the lean reading reads must be a container (the scan read those lean),
+// and websiteUrl must be a URI.
 func leanPacked(s *Server) bool {
 	raw := s.raw
 	for _, p := range s.packed {
-		switch c := raw[p.Value.Start]; {
-		case c == '{' || c == '[':
+		if c := raw[p.Value.Start]; c == '{' || c == '[' {
 			if p.Key.End-p.Key.Start == int32(len("websiteUrl")) && string(raw[p.Key.Start:p.Key.End]) == "websiteUrl" {
 				return false
 			}
 			continue
-		case c == '-' || isDigit(c):
-			if numberOverflows(raw[p.Value.Start:p.Value.End]) {
-				return false
-			}
 		}
 		// A scalar: only the lean keys' lengths and websiteUrl's need the key.
+		// A number needs no look: one a float64 may not hold sets the
+		// scan's bigNumbers, which leanEntry declines before this.
 		switch p.Key.End - p.Key.Start {
 		case 5, 7, 8, 10:
 			switch string(raw[p.Key.Start:p.Key.End]) {
