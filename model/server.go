@@ -177,17 +177,6 @@ func (s *Server) unpacked(p jsonx.MemberSpan) jsonx.Member {
 	return jsonx.Member{Key: unsafe.String(unsafe.SliceData(k), len(k)), Value: s.raw[p.Value.Start:p.Value.End]}
 }
 
-// firstValue returns the value of key in a packed entry, when key is one
-// jsonx.FirstID numbers and the entry has at most 255 members (see first);
-// nil when it has none.
-func (s *Server) firstValue(key string) []byte {
-	if i := s.first[jsonx.FirstID(key)]; i > 0 {
-		p := s.packed[i-1]
-		return s.raw[p.Value.Start:p.Value.End]
-	}
-	return nil
-}
-
 // unpack moves packed members to members, before a change of them.
 func (s *Server) unpack() {
 	if s.packed == nil {
