@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/gobwas/glob v0.2.3
 	github.com/google/go-cmp v0.7.0
+	golang.org/x/sys v0.47.0
 	k8s.io/api v0.36.1
 	k8s.io/apimachinery v0.36.1
 	pgregory.net/rapid v1.3.0
