@@ -12,6 +12,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/mcpreg/mcpreg/internal/sha256x"
 	"github.com/mcpreg/mcpreg/internal/sortkey"
 	"github.com/mcpreg/mcpreg/model"
 	"github.com/mcpreg/mcpreg/naming"
@@ -197,6 +198,9 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 	heads := make([]treeHead, 0, len(reg.Servers))
 	var urls []string
 	var buf []byte
+	// The texts to hash, and where each digest goes.
+	texts := make([][]byte, 0, len(reg.Servers))
+	sums := make([]*[sha256.Size]byte, 0, len(reg.Servers))
 	for pos, s := range reg.Servers {
 		m.describe(s, p)
 		ok, nds := model.NormalizeWith(s, p.ref, p.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
@@ -232,12 +236,20 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		e.urls = urls[first:len(urls):len(urls)]
 		// The sum is read only for an entry written under the name it
 		// was read with, which the filter must keep (a renamed copy has a
-		// sum of its own): hashing one it drops would be wasted.
+		// sum of its own): hashing one it drops would be wasted. An entry
+		// held as one piece of text waits for the others, to be hashed
+		// with them in lanes; one that must be written out first is
+		// hashed now, while buf holds it.
 		if e.pass = m.filter.Match(s); e.pass {
-			e.sum = sumJSON(s, &buf)
+			if text, ok := s.JSONText(); ok {
+				texts, sums = append(texts, text), append(sums, &e.sum)
+			} else {
+				e.sum = sumJSON(s, &buf)
+			}
 		}
 		heads = append(heads, headOf(e))
 	}
+	sha256x.SumAll(texts, sums)
 	dropped := p.dedupe(heads, m.strategy == StrategyVersions)
 	if m.once {
 		// Hashed now, while the part's bytes are in the cache; the index
