@@ -57,11 +57,11 @@ type lanes struct {
 	// of an idle one is set afresh when a message starts in it.
 	blocks [16]*byte
 	// msg[l] is the index of the message in lane l (-1 for none) and
-	// off[l] how many of its bytes went through in whole blocks; once those
-	// are done, tail[l] holds the rest, padded, in nTail[l] blocks (0 until
-	// then), of which doneTail[l] went through.
+	// rest[l] its bytes not yet in a block. Once fewer than 64 are left,
+	// tail[l] holds them, padded, in nTail[l] blocks (0 until then), of
+	// which doneTail[l] went through.
 	msg      [16]int
-	off      [16]int
+	rest     [16][]byte
 	nTail    [16]int
 	doneTail [16]int
 	tail     [16][128]byte
@@ -70,32 +70,31 @@ type lanes struct {
 // run hashes msgs through the lanes, giving each lane the next message as
 // soon as its last one is done.
 func (l *lanes) run(msgs [][]byte, out []*[Size]byte) {
-	next := 0
+	next, busy := 0, 0
 	for i := range l.msg {
 		l.msg[i] = -1
 		if next < len(msgs) {
-			l.start(i, next)
+			l.start(i, next, msgs[next])
 			next++
+			busy++
 		}
 	}
-	for {
+	for busy > 0 {
 		var last uint64
-		busy := false
 		for i := range l.msg {
+			// Most steps of most lanes take a whole block of the message.
+			if r := l.rest[i]; len(r) >= 64 {
+				l.blocks[i] = &r[0]
+				l.rest[i] = r[64:]
+				continue
+			}
 			k := l.msg[i]
 			if k < 0 {
 				l.blocks[i] = &l.tail[i][0]
 				continue
 			}
-			busy = true
-			m := msgs[k]
-			if l.nTail[i] == 0 && l.off[i]+64 <= len(m) {
-				l.blocks[i] = &m[l.off[i]]
-				l.off[i] += 64
-				continue
-			}
 			if l.nTail[i] == 0 {
-				l.nTail[i] = pad(&l.tail[i], m[l.off[i]:], len(m))
+				l.nTail[i] = pad(&l.tail[i], l.rest[i], len(msgs[k]))
 			}
 			l.blocks[i] = &l.tail[i][64*l.doneTail[i]]
 			l.doneTail[i]++
@@ -103,27 +102,26 @@ func (l *lanes) run(msgs [][]byte, out []*[Size]byte) {
 				last |= 1 << i
 			}
 		}
-		if !busy {
-			return
-		}
 		block16(&l.state, &l.blocks)
 		for i := range l.msg {
 			if last&(1<<i) == 0 {
 				continue
 			}
 			l.digest(i, out[l.msg[i]])
-			l.msg[i] = -1
+			l.msg[i], l.rest[i] = -1, nil
+			busy--
 			if next < len(msgs) {
-				l.start(i, next)
+				l.start(i, next, msgs[next])
 				next++
+				busy++
 			}
 		}
 	}
 }
 
-// start puts message k in lane i.
-func (l *lanes) start(i, k int) {
-	l.msg[i], l.off[i], l.nTail[i], l.doneTail[i] = k, 0, 0, 0
+// start puts message k, m, in lane i.
+func (l *lanes) start(i, k int, m []byte) {
+	l.msg[i], l.rest[i], l.nTail[i], l.doneTail[i] = k, m, 0, 0
 	for j := range iv {
 		l.state[j][i] = iv[j]
 	}
