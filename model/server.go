@@ -425,6 +425,9 @@ func (s *Server) Get(key string) (json.RawMessage, bool) {
 	if s == nil {
 		return nil, false
 	}
+	if v := s.firstValue(key); v != nil {
+		return v, true
+	}
 	switch i := s.indexOf(key); {
 	case i < 0:
 		return nil, false
@@ -434,6 +437,20 @@ func (s *Server) Get(key string) (json.RawMessage, bool) {
 	default:
 		return s.members[i].Value, true
 	}
+}
+
+// firstValue returns the value of key when key is one jsonx.FirstID
+// numbers, s is packed with at most 255 members (see first) and has it; nil
+// otherwise. Small enough to be inlined: with a constant key, as the
+// callers pass, FirstID is settled when compiling.
+func (s *Server) firstValue(key string) []byte {
+	if id := jsonx.FirstID(key); id > 0 && s.packed != nil && len(s.packed) <= 255 {
+		if i := s.first[id]; i > 0 {
+			p := s.packed[i-1]
+			return s.raw[p.Value.Start:p.Value.End]
+		}
+	}
+	return nil
 }
 
 // indexOf returns the position of the first member of key, or -1.

@@ -464,12 +464,18 @@ func (o *memberSink) n() int {
 	return len(o.ms)
 }
 
+// span is the member whose key literal is data[k0:k1] and whose value is
+// data[v0:v1] as offsets from base (the key's without its quotes).
+func (o *memberSink) span(k0, k1, v0, v1 int) MemberSpan {
+	b := o.base
+	return MemberSpan{Span{int32(k0 + 1 - b), int32(k1 - 1 - b)}, Span{int32(v0 - b), int32(v1 - b)}}
+}
+
 // put adds the member whose key literal is data[k0:k1] (quotes included)
 // and whose value is data[v0:v1].
 func (o *memberSink) put(data []byte, key string, k0, k1, v0, v1 int) {
 	if o.spans {
-		b := o.base
-		o.sp = append(o.sp, MemberSpan{Span{int32(k0 + 1 - b), int32(k1 - 1 - b)}, Span{int32(v0 - b), int32(v1 - b)}})
+		o.sp = append(o.sp, o.span(k0, k1, v0, v1))
 		return
 	}
 	// Set field by field: appending a Member value copies it with a bulk
@@ -581,7 +587,15 @@ func (r *Reader) splitObject(out *memberSink, idx *Index, vr ValueReader) (facts
 					last = max(last, vlast)
 				}
 			}
-			out.put(data, key, keyStart, keyEnd, start, i)
+			if out.spans && len(out.sp) < cap(out.sp) {
+				// put, written out for the scan's spans: a member of a
+				// large document costs no call.
+				k := len(out.sp)
+				out.sp = out.sp[:k+1]
+				out.sp[k] = out.span(keyStart, keyEnd, start, i)
+			} else {
+				out.put(data, key, keyStart, keyEnd, start, i)
+			}
 		}
 		if i < n && data[i] <= ' ' {
 			if j := spaceEnd(data, i); j > i {
