@@ -29,7 +29,7 @@ const minLanes = 12
 // SumAll sets *out[i] to the SHA-256 digest of msgs[i] for each i. It
 // panics if the two slices differ in length. Its loops run once per 64
 // bytes of the messages plus once or twice per message (the padding), and
-// it allocates at most the 16 lanes' state, 3.2 KB.
+// it allocates nothing.
 func SumAll(msgs [][]byte, out []*[Size]byte) {
 	if len(msgs) != len(out) {
 		panic("sha256x: SumAll with different numbers of messages and digests")
@@ -40,8 +40,7 @@ func SumAll(msgs [][]byte, out []*[Size]byte) {
 		}
 		return
 	}
-	var l lanes
-	l.run(msgs, out)
+	run(msgs, out)
 }
 
 // iv is the initial hash value of FIPS 180-4, 5.3.3.
@@ -51,11 +50,6 @@ var iv = [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0
 // of the message in lane l.
 type lanes struct {
 	state [8][16]uint32
-	// blocks[l] is where the next block of lane l lies: in its message,
-	// in tail[l] (the message's last bytes, padded), or, for a lane with
-	// no message, in tail[l] too: block16 reads every lane, and the state
-	// of an idle one is set afresh when a message starts in it.
-	blocks [16]*byte
 	// msg[l] is the index of the message in lane l (-1 for none) and
 	// rest[l] its bytes not yet in a block. Once fewer than 64 are left,
 	// tail[l] holds them, padded, in nTail[l] blocks (0 until then), of
@@ -68,8 +62,16 @@ type lanes struct {
 }
 
 // run hashes msgs through the lanes, giving each lane the next message as
-// soon as its last one is done.
-func (l *lanes) run(msgs [][]byte, out []*[Size]byte) {
+// soon as its last one is done. The lanes are a local, and so is blocks:
+// they stay on the stack, and storing pointers in them costs no write
+// barrier.
+func run(msgs [][]byte, out []*[Size]byte) {
+	var l lanes
+	// blocks[l] is where the next block of lane l lies: in its message,
+	// in tail[l] (the message's last bytes, padded), or, for a lane with
+	// no message, in tail[l] too: block16 reads every lane, and the state
+	// of an idle one is set afresh when a message starts in it.
+	var blocks [16]*byte
 	next, busy := 0, 0
 	for i := range l.msg {
 		l.msg[i] = -1
@@ -84,25 +86,25 @@ func (l *lanes) run(msgs [][]byte, out []*[Size]byte) {
 		for i := range l.msg {
 			// Most steps of most lanes take a whole block of the message.
 			if r := l.rest[i]; len(r) >= 64 {
-				l.blocks[i] = &r[0]
+				blocks[i] = &r[0]
 				l.rest[i] = r[64:]
 				continue
 			}
 			k := l.msg[i]
 			if k < 0 {
-				l.blocks[i] = &l.tail[i][0]
+				blocks[i] = &l.tail[i][0]
 				continue
 			}
 			if l.nTail[i] == 0 {
 				l.nTail[i] = pad(&l.tail[i], l.rest[i], len(msgs[k]))
 			}
-			l.blocks[i] = &l.tail[i][64*l.doneTail[i]]
+			blocks[i] = &l.tail[i][64*l.doneTail[i]]
 			l.doneTail[i]++
 			if l.doneTail[i] == l.nTail[i] {
 				last |= 1 << i
 			}
 		}
-		block16(&l.state, &l.blocks)
+		block16(&l.state, &blocks)
 		for i := range l.msg {
 			if last&(1<<i) == 0 {
 				continue
