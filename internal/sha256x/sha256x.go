@@ -21,7 +21,7 @@ import (
 const Size = sha256.Size
 
 // minLanes is the fewest messages worth the lanes. A step of the 16 lanes
-// costs about what crypto/sha256 takes for 10 blocks, so with fewer messages
+// costs about what crypto/sha256 takes for 9 blocks, so with fewer messages
 // too many lanes would run empty (BenchmarkSumAll: 8 messages of 760 bytes
 // hash at 0.8 times crypto/sha256's speed, 16 at 1.5 times).
 const minLanes = 12
@@ -42,9 +42,6 @@ func SumAll(msgs [][]byte, out []*[Size]byte) {
 	}
 	run(msgs, out)
 }
-
-// iv is the initial hash value of FIPS 180-4, 5.3.3.
-var iv = [8]uint32{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}
 
 // lanes is the state of the 16 lanes: state[j][l] is word j of the hash
 // of the message in lane l.
@@ -121,12 +118,12 @@ func run(msgs [][]byte, out []*[Size]byte) {
 	}
 }
 
-// start puts message k, m, in lane i.
+// start puts message k, m, in lane i, whose state starts as the initial
+// hash value of FIPS 180-4, 5.3.3.
 func (l *lanes) start(i, k int, m []byte) {
 	l.msg[i], l.rest[i], l.nTail[i], l.doneTail[i] = k, m, 0, 0
-	for j := range iv {
-		l.state[j][i] = iv[j]
-	}
+	l.state[0][i], l.state[1][i], l.state[2][i], l.state[3][i] = 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a
+	l.state[4][i], l.state[5][i], l.state[6][i], l.state[7][i] = 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
 }
 
 // digest writes the hash of lane i, big-endian.

@@ -1,6 +1,7 @@
 package sha256x
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"fmt"
 	"testing"
@@ -136,4 +137,25 @@ func BenchmarkSumAll(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzSumAll splits the input into messages at each 0xff byte (so that
+// the fuzzer controls how many there are and how long each is) and holds
+// SumAll to crypto/sha256 on them; copies of the batch fill the lanes.
+func FuzzSumAll(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("abc"))
+	f.Add(message(3, 55))
+	f.Add(append(append(message(4, 56), 0xff), message(5, 64)...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var msgs [][]byte
+		for len(msgs) < minLanes {
+			msgs = append(msgs, bytes.Split(data, []byte{0xff})...)
+		}
+		for i, got := range sums(msgs) {
+			if want := sha256.Sum256(msgs[i]); got != want {
+				t.Fatalf("message %d of %d (%d bytes): %x, want %x", i, len(msgs), len(msgs[i]), got, want)
+			}
+		}
+	})
 }
