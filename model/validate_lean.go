@@ -67,26 +67,23 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 			}
 		case KeyDescription:
 			hasDescription = true
-			d, isStr := contentsOf(raw, s.textOK)
-			if raw[0] != '"' || !isStr || len(d) == 0 || len(d) > DescriptionMaxLen && utf8.RuneCount(d) > DescriptionMaxLen {
+			if !leanDescription(raw, s.textOK) {
 				return facts, false
 			}
 		case KeyTitle:
-			t, isStr := contentsOf(raw, s.textOK)
-			if n := runeCountOver(t, TitleMaxLen); !isStr || n == 0 || n > TitleMaxLen {
+			if !leanTitle(raw, s.textOK) {
 				return facts, false
 			}
 		case KeyVersion:
 			hasVersion = true
-			ver, isStr := contentsOf(raw, s.textOK)
-			if raw[0] != '"' || !isStr || len(ver) == 0 || runeCountOver(ver, VersionMaxLen) > VersionMaxLen || string(ver) == "latest" {
+			if !leanVersion(raw, s.textOK) {
 				return facts, false
 			}
 		case KeySchema, "websiteUrl":
 			if m.Key == KeySchema && string(raw) == serverSchemaLiteral {
 				break
 			}
-			if u, isStr := contentsOf(raw, s.textOK); !isStr || !isURI(u) {
+			if !leanURI(raw, s.textOK) {
 				return facts, false
 			}
 		case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
@@ -134,7 +131,7 @@ func leanPacked(s *Server) bool {
 			case "repository", "icons", KeyRemotes, KeyPackages, KeyMeta:
 				return false
 			case "websiteUrl":
-				if u, isStr := contentsOf(raw[p.Value.Start:p.Value.End], s.textOK); !isStr || !isURI(u) {
+				if !leanURI(raw[p.Value.Start:p.Value.End], s.textOK) {
 					return false
 				}
 			}
@@ -143,30 +140,48 @@ func leanPacked(s *Server) bool {
 	if name := s.firstValue(KeyName); name == nil || name[0] != '"' {
 		return false
 	}
-	if raw := s.firstValue(KeyDescription); raw == nil || raw[0] != '"' {
-		return false
-	} else if d, isStr := contentsOf(raw, s.textOK); !isStr || len(d) == 0 || len(d) > DescriptionMaxLen && utf8.RuneCount(d) > DescriptionMaxLen {
+	if raw := s.firstValue(KeyDescription); raw == nil || !leanDescription(raw, s.textOK) {
 		return false
 	}
-	if raw := s.firstValue(KeyTitle); raw != nil {
-		if t, isStr := contentsOf(raw, s.textOK); !isStr {
-			return false
-		} else if n := runeCountOver(t, TitleMaxLen); n == 0 || n > TitleMaxLen {
-			return false
-		}
-	}
-	if raw := s.firstValue(KeyVersion); raw == nil || raw[0] != '"' {
-		return false
-	} else if ver, isStr := contentsOf(raw, s.textOK); !isStr || len(ver) == 0 || runeCountOver(ver, VersionMaxLen) > VersionMaxLen || string(ver) == "latest" {
+	if raw := s.firstValue(KeyTitle); raw != nil && !leanTitle(raw, s.textOK) {
 		return false
 	}
-	if raw := s.firstValue(KeySchema); raw != nil && string(raw) != serverSchemaLiteral {
-		if u, isStr := contentsOf(raw, s.textOK); !isStr || !isURI(u) {
-			return false
-		}
+	if raw := s.firstValue(KeyVersion); raw == nil || !leanVersion(raw, s.textOK) {
+		return false
+	}
+	if raw := s.firstValue(KeySchema); raw != nil && string(raw) != serverSchemaLiteral && !leanURI(raw, s.textOK) {
+		return false
 	}
 	invalid, strict := CheckName(s.Name())
 	return invalid == "" && strict == ""
+}
+
+// The checks of the scalar members leanEntry and leanPacked share: raw is
+// the member's value (not empty), textOK the entry's (see contentsOf).
+
+// leanDescription reports whether raw is a description the checks accept.
+func leanDescription(raw []byte, textOK bool) bool {
+	d, isStr := contentsOf(raw, textOK)
+	return raw[0] == '"' && isStr && len(d) > 0 && (len(d) <= DescriptionMaxLen || utf8.RuneCount(d) <= DescriptionMaxLen)
+}
+
+// leanTitle reports whether raw is a title the checks accept.
+func leanTitle(raw []byte, textOK bool) bool {
+	t, isStr := contentsOf(raw, textOK)
+	n := runeCountOver(t, TitleMaxLen)
+	return isStr && n > 0 && n <= TitleMaxLen
+}
+
+// leanVersion reports whether raw is a version the checks accept.
+func leanVersion(raw []byte, textOK bool) bool {
+	ver, isStr := contentsOf(raw, textOK)
+	return raw[0] == '"' && isStr && len(ver) > 0 && runeCountOver(ver, VersionMaxLen) <= VersionMaxLen && string(ver) != "latest"
+}
+
+// leanURI reports whether raw is a string isURI accepts.
+func leanURI(raw []byte, textOK bool) bool {
+	u, isStr := contentsOf(raw, textOK)
+	return isStr && isURI(u)
 }
 
 // leanKey reports whether key is one of the top-level members the lean
