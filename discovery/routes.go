@@ -110,6 +110,7 @@ func routeExportsEarly(snap *Snapshot, ix *resourceIndex, cfg *config, early boo
 				services: indexServices(snap.Services, ix),
 				grants:   indexGrants(snap.ReferenceGrants),
 			}
+			w.permits = w.grants.permits
 			out = make([]export, 0, len(snap.HTTPRoutes))
 		}
 		sp := routeSpan{out: [2]int{len(out), 0}, ds: [2]int{len(ds), 0}}
@@ -275,6 +276,9 @@ type routeWalker struct {
 	ix       *resourceIndex
 	services *serviceIndex
 	grants   grantIndex
+	// permits is grants.permits, made once: the rules' URL checks ask it
+	// of other routes' backendRefs (urlbuild.RuleOptions.Permits).
+	permits  func(routeNS, serviceNS, name string) bool
 	gateways *urlbuild.Index
 	// exportSeen is, by position in the snapshot's routes, what the route
 	// index saw of their registry-export annotations (noteExport), and
@@ -453,6 +457,7 @@ func (w *routeWalker) ruleOptions(t target) urlbuild.RuleOptions {
 		EndpointPath: w.endpointPath(t.res.remoteType),
 		Backend:      t.backend,
 		Transport:    t.res.remoteType,
+		Permits:      w.permits,
 	}
 }
 

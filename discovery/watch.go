@@ -41,7 +41,10 @@ func AffectedBy(snap Snapshot, opts Options, obj any) ([]model.ObjectRef, error)
 //   - *corev1.Service: its MCP owners by ownerReference, before and after;
 //   - *gwv1.ReferenceGrant: the resources
 //     reached by exported routes of the namespaces in its spec.from through
-//     Services in its namespace;
+//     Services in its namespace, and those reached through such a Service by
+//     the exported routes that share a parent Gateway with a route of those
+//     namespaces naming the same Service (its rules may take their requests,
+//     which arrive only if the reference is permitted);
 //   - *corev1.Namespace: when its labels change, the resources reached by
 //     the routes in it that attach to a Gateway with a Selector listener,
 //     and by the exported routes sharing a parent Gateway with those (allowedRoutes is the one place discovery reads Namespace
@@ -459,6 +462,12 @@ func (w *watchIndex) routeOwners(r *gwv1.HTTPRoute, match func(objectKey) bool) 
 // a parent Gateway with r: requests to their URLs may be taken by r's rules
 // (HTTPRoute precedence is over all the routes on a listener).
 func (w *watchIndex) peerOwners(r *gwv1.HTTPRoute) []model.ObjectRef {
+	return w.peerOwnersVia(r, nil)
+}
+
+// peerOwnersVia is peerOwners with only the peers' rules whose chosen
+// Service match accepts (all when match is nil).
+func (w *watchIndex) peerOwnersVia(r *gwv1.HTTPRoute, match func(objectKey) bool) []model.ObjectRef {
 	var out []model.ObjectRef
 	for _, p := range r.Spec.ParentRefs {
 		g, ok := urlbuild.ParentGateway(p, r.Namespace)
@@ -467,7 +476,7 @@ func (w *watchIndex) peerOwners(r *gwv1.HTTPRoute) []model.ObjectRef {
 		}
 		for _, peer := range w.routesByGateway[objectKey{g.Namespace, g.Name}] {
 			if peer != r {
-				out = append(out, w.routeOwners(peer, nil)...)
+				out = append(out, w.routeOwners(peer, match)...)
 			}
 		}
 	}
@@ -476,7 +485,11 @@ func (w *watchIndex) peerOwners(r *gwv1.HTTPRoute) []model.ObjectRef {
 
 // grantOwners lists the resources a grant can concern: those reached by
 // exported routes in a namespace of its spec.from through a Service in the
-// grant's namespace.
+// grant's namespace, and those reached through such a Service by the
+// exported routes sharing a parent Gateway with any route of those
+// namespaces that names the same Service: where that route's rule takes
+// their requests by precedence, whether it may reference the Service decides
+// if the requests arrive.
 func (w *watchIndex) grantOwners(g *gwv1.ReferenceGrant) []model.ObjectRef {
 	var out []model.ObjectRef
 	inGrantNS := func(k objectKey) bool { return k.namespace == g.Namespace }
@@ -486,6 +499,25 @@ func (w *watchIndex) grantOwners(g *gwv1.ReferenceGrant) []model.ObjectRef {
 		}
 		for _, r := range w.routesByNamespace[string(from.Namespace)] {
 			out = append(out, w.routeOwners(r, inGrantNS)...)
+		}
+		for _, r := range w.anyRoutesByNamespace[string(from.Namespace)] {
+			if named := servicesIn(r, g.Namespace); len(named) > 0 {
+				out = append(out, w.peerOwnersVia(r, func(k objectKey) bool { return slices.Contains(named, k) })...)
+			}
+		}
+	}
+	return out
+}
+
+// servicesIn lists the Services in namespace ns that rules of r send
+// traffic to (the one chosenService picks for each rule): a rule of r can
+// serve the requests of another route's URL only if it leads to the same
+// Service.
+func servicesIn(r *gwv1.HTTPRoute, ns string) []objectKey {
+	var out []objectKey
+	for i := range r.Spec.Rules {
+		if k, ok := chosenService(r, &r.Spec.Rules[i]); ok && k.namespace == ns {
+			out = append(out, k)
 		}
 	}
 	return out

@@ -84,6 +84,14 @@ type RuleOptions struct {
 	// empty: a GET. When the index holds the snapshot's routes, a URL is
 	// given only where each of those requests reaches the backend.
 	Transport string
+	// Permits reports whether an HTTPRoute in routeNamespace may send
+	// requests to the Service serviceNamespace/serviceName: across
+	// namespaces only when a ReferenceGrant allows it, and a Gateway answers
+	// 500 for a backendRef it refuses. It is asked of the rules of other
+	// routes that take the URL's requests by precedence: such a rule serves
+	// them only if its reference to the backend is permitted. nil: every
+	// reference is.
+	Permits func(routeNamespace, serviceNamespace, serviceName string) bool
 }
 
 // RulePath is one external path of a rule.

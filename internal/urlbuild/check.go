@@ -284,13 +284,13 @@ func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientReq
 			return model.Diagnostic{}, true
 		}
 		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "Gateways that keep one virtual host per hostname (the route's hostnames intersected with the listener's) send it to "+
-			rt.vhost.describe()+", which does not lead to the same backend"), false
+			rt.vhost.describe()+", which "+c.elsewhere(rt.vhost)), false
 	}
 	ours := c.takes(rq.method, rq.path)
 	switch {
 	case rt.ok && ours:
 		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "it goes to "+rt.win.describe()+
-			", which wins by HTTPRoute precedence and does not lead to the same backend"), false
+			", which wins by HTTPRoute precedence and "+c.elsewhere(rt.win)), false
 	case rt.ok:
 		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "the rule does not match it, and it goes to "+rt.win.describe()), false
 	case !ours:
@@ -341,32 +341,60 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 	if x.r.route.Namespace == c.a.Route.Namespace && x.r.route.Name == c.a.Route.Name && ri == c.ruleIndex {
 		rw = c.rewrite
 	} else {
-		want, ok := c.backendKey()
-		if !ok {
+		first, permitted := c.sameBackendRule(x.r.route.Namespace, &rule)
+		if first < 0 || !permitted {
 			return false
 		}
-		first := -1
-		for j := range rule.BackendRefs {
-			b := backendKeyOf(&rule.BackendRefs[j].BackendRef, x.r.route.Namespace)
-			if b.weight <= 0 {
-				continue
-			}
-			if !b.sameBackend(want) {
-				return false
-			}
-			if first < 0 {
-				first = j
-			}
-		}
-		if first < 0 {
-			return false
-		}
+		var ok bool
 		if rw, _, ok = ruleRewrite(rule, ri, first, x.r.ref()); !ok {
 			return false
 		}
 	}
 	got, err := Rewrite(rq.path, ms[mi].Path, rw)
 	return err == nil && got == rq.backend
+}
+
+// sameBackendRule returns the index of the first backendRef of weight > 0
+// of rule, a rule of another route in routeNamespace (or another rule of
+// this one), when every such backendRef names the URL's backend (-1
+// otherwise), and whether the route may reference that backend
+// (RuleOptions.Permits).
+func (c *urlCheck) sameBackendRule(routeNamespace string, rule *gwv1.HTTPRouteRule) (first int, permitted bool) {
+	want, ok := c.backendKey()
+	if !ok {
+		return -1, false
+	}
+	first = -1
+	for j := range rule.BackendRefs {
+		b := backendKeyOf(&rule.BackendRefs[j].BackendRef, routeNamespace)
+		if b.weight <= 0 {
+			continue
+		}
+		if !b.sameBackend(want) {
+			return -1, false
+		}
+		if first < 0 {
+			first = j
+		}
+	}
+	permitted = first >= 0 && (want.namespace == routeNamespace || c.opts.Permits == nil ||
+		c.opts.Permits(routeNamespace, want.namespace, want.name))
+	return first, permitted
+}
+
+// elsewhere says why a request x takes does not reach the backend: x leads
+// to another backend, or to this one through a reference the Gateway
+// refuses.
+func (c *urlCheck) elsewhere(x cand) string {
+	rules := DefaultRules(x.r.route)
+	if ri := int(x.m.rule); ri < len(rules) {
+		if first, permitted := c.sameBackendRule(x.r.route.Namespace, &rules[ri]); first >= 0 && !permitted {
+			want, _ := c.backendKey()
+			return "leads to the same backend through a reference the Gateway refuses: its backendRef crosses namespaces to Service " +
+				want.namespace + "/" + want.name + " and no ReferenceGrant allows it (the Gateway answers 500)"
+		}
+	}
+	return "does not lead to the same backend"
 }
 
 // diag reports that a client request to the URL does not reach the backend.
