@@ -390,8 +390,9 @@ func (c *urlCheck) elsewhere(x cand) string {
 	if ri := int(x.m.rule); ri < len(rules) {
 		if first, permitted := c.sameBackendRule(x.r.route.Namespace, &rules[ri]); first >= 0 && !permitted {
 			want, _ := c.backendKey()
-			return "leads to the same backend through a reference the Gateway refuses: its backendRef crosses namespaces to Service " +
-				want.namespace + "/" + want.name + " and no ReferenceGrant allows it (the Gateway answers 500)"
+			// The names are the route's spec, escaped and capped.
+			return string(model.Sprintf("leads to the same backend through a reference the Gateway refuses: its backendRef crosses namespaces to Service %s/%s and no ReferenceGrant allows it (the Gateway answers 500)",
+				want.namespace, want.name))
 		}
 	}
 	return "does not lead to the same backend"
