@@ -207,9 +207,10 @@ func FuzzDiscoverRoutes(f *testing.F) {
 
 // checkRoutedGET checks that a GET of u, sent to the Gateways of the
 // snapshot on its scheme and port, is taken on at least one of them by a
-// rule of via, or by a rule of another route that forwards it as via's own
-// rule would (routed over via alone): to the same Service and port, at the
-// same backend path, through a reference the ReferenceGrants permit.
+// rule of via, or by a rule (of another route, or another rule of via) that
+// forwards it as via's own rule forwards the URL's requests (routed over via
+// alone): to the same Service and port, at the same backend path, through a
+// reference the ReferenceGrants permit.
 func checkRoutedGET(t *testing.T, snap Snapshot, ix *urlbuild.Index, u string, via model.ObjectRef) {
 	t.Helper()
 	pu, err := url.Parse(u)
@@ -239,10 +240,20 @@ func checkRoutedGET(t *testing.T, snap Snapshot, ix *urlbuild.Index, u string, v
 // servesAsVia reports whether the rule got, of another route, forwards a
 // GET of pu as a rule of via would over via alone (see checkRoutedGET).
 func servesAsVia(snap Snapshot, g *gwv1.Gateway, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, got urlbuild.Routed) bool {
-	req := urlbuild.Request{Host: pu.Hostname(), Method: "GET", Path: pu.Path}
 	gk := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
 	for _, vr := range routesNamed(snap, via) {
-		alone, ok := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vr).RouteRequest(gk, port, protocol, req)
+		// Where via sends the URL's requests: its rule may have a method
+		// condition that leaves the GET to others (streamable-http also
+		// POSTs and DELETEs).
+		ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vr)
+		var alone urlbuild.Routed
+		ok := false
+		for _, method := range []string{"GET", "POST", "DELETE"} {
+			req := urlbuild.Request{Host: pu.Hostname(), Method: method, Path: pu.Path}
+			if alone, ok = ix.RouteRequest(gk, port, protocol, req); ok && alone.Route == via {
+				break
+			}
+		}
 		if !ok || alone.Route != via {
 			continue
 		}
