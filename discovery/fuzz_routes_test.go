@@ -63,6 +63,10 @@ func fuzzSnapshot(f *fuzzBytes) (Snapshot, Options) {
 				Port:     fuzzPick(f, int32(443), 80, 8080),
 				Hostname: fuzzPick(f, (*gwv1.Hostname)(nil), ptrTo(gwv1.Hostname("*.example.com")), ptrTo(gwv1.Hostname("mcp.example.com")), ptrTo(gwv1.Hostname("*.com"))),
 			}
+			if l.Protocol == gwv1.TLSProtocolType {
+				// The API server requires a TLS listener's mode.
+				l.TLS = &gwv1.ListenerTLSConfig{Mode: ptrTo(gwv1.TLSModePassthrough)}
+			}
 			switch f.n(4) {
 			case 0:
 				l.AllowedRoutes = &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptrTo(gwv1.NamespacesFromAll)}}
@@ -174,8 +178,10 @@ func fuzzSnapshot(f *fuzzBytes) (Snapshot, Options) {
 
 // FuzzDiscoverRoutes builds a cluster from the fuzzer's bytes (fuzzSnapshot)
 // and runs Discover: nothing panics, the registry passes the upstream rules,
-// and every URL an HTTPRoute gives is one whose GET routes, by HTTPRoute
-// precedence over all the routes, to a rule of that route.
+// and, when the API server would admit the objects, every URL an HTTPRoute
+// gives is one whose GET routes, by HTTPRoute precedence over all the
+// routes, to the resource's Service as the route would send it there
+// (checkRoutedGET).
 func FuzzDiscoverRoutes(f *testing.F) {
 	for _, seed := range []string{"", "\x00\x00\x00\x00\x00\x01\x02", "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
 		"\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8\xf7\xf6\xf5\xf4\xf3\xf2\xf1\xf0\xef\xee\xed\xec"} {
@@ -193,29 +199,87 @@ func FuzzDiscoverRoutes(f *testing.F) {
 		if ds := model.ValidateRegistry(res.Registry, model.ObjectRef{Kind: "Fuzz"}); ds.HasErrors() {
 			t.Fatalf("invalid output: %v", ds)
 		}
+		if !admissible(snap) {
+			// A cluster cannot hold the snapshot: Discover must not panic
+			// and must emit a valid registry, but where requests go is
+			// nobody's to say.
+			return
+		}
 		ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, snap.HTTPRoutes...)
 		for _, e := range res.Entries {
 			for _, rm := range e.Remotes {
 				if rm.Via.Kind != urlbuild.KindHTTPRoute {
 					continue
 				}
-				checkRoutedGET(t, snap, ix, rm.URL, rm.Via)
+				checkRoutedGET(t, snap, opts, ix, rm)
 			}
 		}
 	})
 }
 
-// checkRoutedGET checks that a GET of u, sent to the Gateways of the
-// snapshot on its scheme and port, is taken on at least one of them by a
-// rule of via, or by a rule (of another route, or another rule of via) that
-// forwards it as via's own rule forwards the URL's requests (routed over via
-// alone): to the same Service and port, at the same backend path, through a
-// reference the ReferenceGrants permit.
-func checkRoutedGET(t *testing.T, snap Snapshot, ix *urlbuild.Index, u string, via model.ObjectRef) {
+// admissible reports whether the API server, with the Gateway API's CRDs,
+// would admit every object of a snapshot fuzzSnapshot built: no two
+// listeners of a Gateway share port, protocol and hostname, no two routes
+// share namespace and name, and a URLRewrite with ReplacePrefixMatch is on
+// a rule with exactly one match, of type PathPrefix (after defaulting: no
+// matches is one PathPrefix "/").
+func admissible(snap Snapshot) bool {
+	for _, g := range snap.Gateways {
+		type key struct {
+			port     gwv1.PortNumber
+			protocol gwv1.ProtocolType
+			hostname string
+		}
+		seen := map[key]bool{}
+		for _, l := range g.Spec.Listeners {
+			k := key{l.Port, l.Protocol, ""}
+			if l.Hostname != nil {
+				k.hostname = "=" + string(*l.Hostname)
+			}
+			if seen[k] {
+				return false
+			}
+			seen[k] = true
+		}
+	}
+	names := map[types.NamespacedName]bool{}
+	for _, r := range snap.HTTPRoutes {
+		n := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
+		if names[n] {
+			return false
+		}
+		names[n] = true
+		for _, rule := range r.Spec.Rules {
+			for _, f := range rule.Filters {
+				if f.URLRewrite == nil || f.URLRewrite.Path == nil || f.URLRewrite.Path.Type != gwv1.PrefixMatchHTTPPathModifier {
+					continue
+				}
+				if len(rule.Matches) > 1 || len(rule.Matches) == 1 && rule.Matches[0].Path != nil &&
+					rule.Matches[0].Path.Type != nil && *rule.Matches[0].Path.Type != gwv1.PathMatchPathPrefix {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// checkRoutedGET checks that a GET of the remote's URL, sent to the
+// Gateways of the snapshot on its scheme and port, reaches the resource's
+// Service on at least one of them as the route via would send it there.
+// The reference is via's rules that lead to that Service, routed over alone
+// (over GET, POST or DELETE: a rule with a method condition leaves the GET to
+// another rule): their backend path for the URL, which with EndpointPaths
+// must be the endpoint path. The rule that takes the GET over all the routes
+// (via's own, another of via's, or another route's) must forward it to the
+// same Service and port at that path, through a reference the
+// ReferenceGrants permit; when the verdict is uncertain, so must every rule
+// that may take it.
+func checkRoutedGET(t *testing.T, snap Snapshot, opts Options, ix *urlbuild.Index, rm Remote) {
 	t.Helper()
-	pu, err := url.Parse(u)
+	pu, err := url.Parse(rm.URL)
 	if err != nil {
-		t.Fatalf("%s: %v", u, err)
+		t.Fatalf("%s: %v", rm.URL, err)
 	}
 	protocol, port := gwv1.HTTPSProtocolType, int32(443)
 	if pu.Scheme == "http" {
@@ -224,28 +288,54 @@ func checkRoutedGET(t *testing.T, snap Snapshot, ix *urlbuild.Index, u string, v
 	if p := pu.Port(); p != "" {
 		fmt.Sscan(p, &port)
 	}
+	// fuzzSnapshot's MCPServer ns/name has the Service ns/mcp-name-proxy,
+	// port 8080.
+	want := fuzzBackend{namespace: rm.Resource.Namespace, name: "mcp-" + rm.Resource.Name + "-proxy", port: 8080}
 	for _, g := range snap.Gateways {
 		got, ok := ix.RouteRequest(types.NamespacedName{Namespace: g.Namespace, Name: g.Name}, port, protocol,
 			urlbuild.Request{Host: pu.Hostname(), Method: "GET", Path: pu.Path})
-		if ok && got.Route == via {
-			return
+		// Without MayTake an uncertain verdict is a 404 in one reading of
+		// hostname precedence.
+		if got.Route == (model.ObjectRef{}) || (!ok && len(got.MayTake) == 0) {
+			continue
 		}
-		if ok && len(got.MayTake) == 0 && servesAsVia(snap, g, port, protocol, pu, via, got) {
+		all := true
+		for _, c := range append([]urlbuild.Routed{got}, got.MayTake...) {
+			if !servesAsVia(snap, g, port, protocol, pu, rm.Via, want, opts.EndpointPaths[rm.Type], c) {
+				all = false
+				break
+			}
+		}
+		if all {
 			return
 		}
 	}
-	t.Fatalf("%s (from %s): a GET is taken by no rule of the route on any Gateway, nor by one leading to the same backend", u, via)
+	t.Fatalf("%s (from %s, for %s): a GET reaches Service %s/%s on no Gateway as the route would send it there",
+		rm.URL, rm.Via, rm.Resource, want.namespace, want.name)
 }
 
-// servesAsVia reports whether the rule got, of another route, forwards a
-// GET of pu as a rule of via would over via alone (see checkRoutedGET).
-func servesAsVia(snap Snapshot, g *gwv1.Gateway, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, got urlbuild.Routed) bool {
+// servesAsVia reports whether the rule got forwards a GET of pu to want as
+// via's rules leading to want would over via alone, at endpoint when that is
+// not "" (see checkRoutedGET).
+func servesAsVia(snap Snapshot, g *gwv1.Gateway, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, want fuzzBackend, endpoint string, got urlbuild.Routed) bool {
 	gk := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
 	for _, vr := range routesNamed(snap, via) {
-		// Where via sends the URL's requests: its rule may have a method
-		// condition that leaves the GET to others (streamable-http also
-		// POSTs and DELETEs).
-		ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vr)
+		// via with only its rules whose URLs go to want (the backendRef
+		// with the most weight, the first on a tie): where it sends the
+		// URL's requests (the URL came from one of those rules, which may
+		// have a method condition). at maps their indexes back.
+		vf := vr.DeepCopy()
+		var at []int
+		vf.Spec.Rules = vf.Spec.Rules[:0]
+		for i, r := range urlbuild.DefaultRules(vr) {
+			if b, ok := ruleBackend(vr, &r, true); ok && b == want {
+				vf.Spec.Rules, at = append(vf.Spec.Rules, r), append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			continue
+		}
+		ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vf)
 		var alone urlbuild.Routed
 		ok := false
 		for _, method := range []string{"GET", "POST", "DELETE"} {
@@ -257,13 +347,16 @@ func servesAsVia(snap Snapshot, g *gwv1.Gateway, port int32, protocol gwv1.Proto
 		if !ok || alone.Route != via {
 			continue
 		}
-		vb, vpath, ok := forwards(vr, alone, pu.Path)
-		if !ok {
+		_, vpath, ok := forwards(vf, alone, pu.Path, true)
+		if !ok || (endpoint != "" && vpath != endpoint) {
 			continue
 		}
 		for _, wr := range routesNamed(snap, got.Route) {
-			wb, wpath, ok := forwards(wr, got, pu.Path)
-			if ok && wb == vb && wpath == vpath && granted(snap, wr.Namespace, wb) {
+			// The reference match itself sends the URL's requests where its
+			// URLs go; any other rule must send all its traffic to want.
+			self := wr == vr && got.Rule == at[alone.Rule] && got.Match == alone.Match
+			wb, wpath, ok := forwards(wr, got, pu.Path, self)
+			if ok && wb == want && wpath == vpath && granted(snap, wr.Namespace, wb) {
 				return true
 			}
 		}
@@ -277,19 +370,19 @@ type fuzzBackend struct {
 	port            gwv1.PortNumber
 }
 
-// forwards returns the one backend the rule r.Rule of route sends traffic to
-// (every backendRef of weight > 0 names it) and the path it receives for
-// path; false when there is no single backend or the rewrite fails.
-func forwards(route *gwv1.HTTPRoute, r urlbuild.Routed, path string) (fuzzBackend, string, bool) {
-	rules := urlbuild.DefaultRules(route)
-	if r.Rule >= len(rules) {
-		return fuzzBackend{}, "", false
-	}
-	rule := rules[r.Rule]
+// ruleBackend returns the backend rule, of route, sends traffic to: the one
+// every backendRef of weight > 0 names (false when they name several), or,
+// with heaviest, the one given the most weight (the first on a tie), where
+// the rule's URLs go. false when no backendRef has weight > 0.
+func ruleBackend(route *gwv1.HTTPRoute, rule *gwv1.HTTPRouteRule, heaviest bool) (fuzzBackend, bool) {
 	var b fuzzBackend
-	n := 0
+	n, top := 0, int32(0)
 	for _, br := range rule.BackendRefs {
-		if br.Weight != nil && *br.Weight <= 0 {
+		w := int32(1)
+		if br.Weight != nil {
+			w = *br.Weight
+		}
+		if w <= 0 {
 			continue
 		}
 		x := fuzzBackend{namespace: route.Namespace, name: string(br.Name)}
@@ -299,14 +392,32 @@ func forwards(route *gwv1.HTTPRoute, r urlbuild.Routed, path string) (fuzzBacken
 		if br.Port != nil {
 			x.port = *br.Port
 		}
-		if n > 0 && x != b {
-			return fuzzBackend{}, "", false
+		switch {
+		case heaviest && w > top:
+			b, top = x, w
+		case !heaviest && n > 0 && x != b:
+			return fuzzBackend{}, false
+		case !heaviest:
+			b = x
 		}
-		b, n = x, n+1
+		n++
 	}
+	return b, n > 0
+}
+
+// forwards returns the backend the rule r.Rule of route sends traffic to
+// (ruleBackend) and the path it receives for path; false when there is none
+// or the rewrite fails.
+func forwards(route *gwv1.HTTPRoute, r urlbuild.Routed, path string, heaviest bool) (fuzzBackend, string, bool) {
+	rules := urlbuild.DefaultRules(route)
+	if r.Rule >= len(rules) {
+		return fuzzBackend{}, "", false
+	}
+	rule := rules[r.Rule]
+	b, ok := ruleBackend(route, &rule, heaviest)
 	matches := urlbuild.DefaultMatches(rule)
 	mi := max(r.Match, 0)
-	if n == 0 || mi >= len(matches) {
+	if !ok || mi >= len(matches) {
 		return fuzzBackend{}, "", false
 	}
 	var rw *gwv1.HTTPURLRewriteFilter
