@@ -105,9 +105,12 @@ type listenerEntry struct {
 	// {gateway.networking.k8s.io, HTTPRoute}; kinds is their text for messages.
 	allowsHTTPRoute bool
 	kinds           string
-	// notReady says why the listener's status.listeners entry shows it is
-	// not Programmed or has unresolved references; "" when it does not.
-	notReady string
+	// notReady says why the listener carries no requests: its
+	// status.listeners entry shows it is not Programmed or has unresolved
+	// references, or it conflicts with another listener (conflicted); ""
+	// when neither.
+	notReady   string
+	conflicted bool
 	// routing is what the HTTPRoutes attached to the listener match, by
 	// route hostname (see routing.go); nil when none is attached.
 	routing map[string]*routeGroup
@@ -314,13 +317,22 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 			m = make(map[string]*listenerEntry, 2)
 			g.byHostname[k] = m
 		}
-		// Two listeners of one port, protocol and hostname conflict (the
-		// Gateway API requires listeners to be distinct); the first by name
-		// stands for both.
-		if _, ok := m[l.hostname]; !ok {
+		// Two listeners of one port, protocol and hostname conflict: the
+		// API server refuses such a Gateway (hand-written manifests can hold
+		// one), and implementations serve neither (Conflicted). Both carry
+		// no requests; the first by name stands for both, so that a host
+		// they receive is not given to a less specific listener.
+		first, ok := m[l.hostname]
+		if !ok {
 			m[l.hostname] = l
 			l.receives = true
+			continue
 		}
+		l.notReady = conflictReason(first.name, l.notReady)
+		if !first.conflicted {
+			first.notReady = conflictReason(l.name, first.notReady)
+		}
+		l.conflicted, first.conflicted = true, true
 	}
 	g.single = make(map[portProtocol]*listenerEntry, len(g.byHostname))
 	for i := range g.listeners {

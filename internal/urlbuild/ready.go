@@ -38,6 +38,18 @@ func listenerNotReady(gw *gwv1.Gateway, name string) string {
 	return "status.listeners has no entry for it"
 }
 
+// conflictReason is the notReady text of a listener that shares port,
+// protocol and hostname with the listener named other, joined with status,
+// the text its status gives ("" for none).
+func conflictReason(other, status string) string {
+	r := "it shares port, protocol and hostname with listener " + quoteCapped(other) +
+		", which the Gateway API forbids (the API server refuses such a Gateway; implementations mark both Conflicted and serve neither)"
+	if status != "" {
+		r += "; " + status
+	}
+	return r
+}
+
 // notTrue describes the conditions of the given types that are present and
 // not True, "" when there are none.
 func notTrue(conds []metav1.Condition, types ...string) string {

@@ -2,11 +2,14 @@ package urlbuild
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/mcpreg/mcpreg/model"
 )
 
 // manyListenersCase is the adversarial case of listener shadowing: one
@@ -44,23 +47,37 @@ func manyListenersCase(hosts, listeners int) (*gwv1.Gateway, *gwv1.HTTPRoute) {
 	return gw, r
 }
 
-// shadowURLs indexes the case (with the route, so that every URL's requests
-// are routed) and builds the route's URLs.
-func shadowURLs(gw *gwv1.Gateway, r *gwv1.HTTPRoute) []URL {
-	ix := NewIndex([]*gwv1.Gateway{gw}, nil, r)
-	urls, _ := ix.Attach(r).RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
-	return urls
+// manyPortsCase is manyListenersCase with the listeners on distinct ports
+// (1000 and up), as the API server admits them: every (host, listener) pair
+// gives a URL.
+func manyPortsCase(hosts, listeners int) (*gwv1.Gateway, *gwv1.HTTPRoute) {
+	gw, r := manyListenersCase(hosts, listeners)
+	for i := range listeners {
+		gw.Spec.Listeners[i].Port = gwv1.PortNumber(1000 + i)
+	}
+	return gw, r
 }
 
-// BenchmarkManyListeners: hostnames × listeners from 100 × 100 to 1000 ×
-// 1000; the time per op should grow with the product, not faster.
+// shadowURLs indexes the case (with the route, so that every URL's requests
+// are routed) and builds the route's URLs, with the attachment's
+// diagnostics.
+func shadowURLs(gw *gwv1.Gateway, r *gwv1.HTTPRoute) ([]URL, model.Diagnostics) {
+	ix := NewIndex([]*gwv1.Gateway{gw}, nil, r)
+	a := ix.Attach(r)
+	urls, _ := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+	return urls, a.Diagnostics
+}
+
+// BenchmarkManyListeners: hostnames × listeners (manyPortsCase) from 100 ×
+// 100 to 600 × 600; the time per op should grow with the product, not
+// faster.
 func BenchmarkManyListeners(b *testing.B) {
-	for _, n := range []int{100, 300, 1000} {
-		gw, r := manyListenersCase(n, n)
+	for _, n := range []int{100, 300, 600} {
+		gw, r := manyPortsCase(n, n)
 		b.Run(fmt.Sprintf("%dx%d", n, n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if urls := shadowURLs(gw, r); len(urls) != n {
+				if urls, _ := shadowURLs(gw, r); len(urls) != n*n+1 {
 					b.Fatalf("%d URLs", len(urls))
 				}
 			}
@@ -70,29 +87,57 @@ func BenchmarkManyListeners(b *testing.B) {
 
 // TestManyListenersBounded is the regression test of the adversarial case
 // (1000 hostnames, 1000 listeners of one port and hostname; it took 24 s and
-// 894 MB when each origin searched all listeners): every host gets its one
-// URL, through the exact listener for h0, and the CPU time stays far below
-// the old figure — a generous bound for a shared machine.
+// 894 MB when each origin searched all listeners). The conflicting listeners
+// carry no requests, the first by name saying so for all; h0 gets its URL
+// through the exact
+// listener; and the CPU time stays far below the old figure — a generous
+// bound for a shared machine.
 func TestManyListenersBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("adversarial size")
 	}
 	gw, r := manyListenersCase(1000, 1000)
 	start := processCPU()
-	urls := shadowURLs(gw, r)
+	urls, ds := shadowURLs(gw, r)
 	if used := processCPU() - start; used > 5*time.Second {
 		t.Errorf("1000 hostnames × 1000 listeners took %v of CPU", used)
 	}
-	if len(urls) != 1000 {
-		t.Fatalf("%d URLs, want 1000", len(urls))
+	if len(urls) != 1 || urls[0].URL != "https://h0.example.com/mcp" || urls[0].Origin.Listener != "exact" {
+		t.Fatalf("URLs %v, want https://h0.example.com/mcp through listener exact", urls)
+	}
+	// The first listener by name stands for those it conflicts with.
+	conflicts := 0
+	for _, d := range ds {
+		if d.Reason == model.ReasonListenerNotReady && strings.Contains(d.Message, `listener "l0"`) &&
+			strings.Contains(d.Message, `shares port, protocol and hostname with listener "l1"`) {
+			conflicts++
+		}
+	}
+	if conflicts != 1 || len(ds) != 1 {
+		t.Errorf("want one ListenerNotReady diagnostic, for l0 naming the conflict; got %d of %d: %v", conflicts, len(ds), ds[:min(len(ds), 3)])
+	}
+}
+
+// TestManyPortsBounded is the admissible form of the adversarial case: 300
+// hostnames × 300 wildcard listeners on distinct ports give 300 × 300 URLs
+// (plus h0 through the exact listener), each found with constant work.
+func TestManyPortsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("adversarial size")
+	}
+	const n = 300
+	gw, r := manyPortsCase(n, n)
+	start := processCPU()
+	urls, ds := shadowURLs(gw, r)
+	if used := processCPU() - start; used > 5*time.Second {
+		t.Errorf("%d hostnames × %d listeners took %v of CPU", n, n, used)
+	}
+	if len(urls) != n*n+1 || len(ds) != 0 {
+		t.Fatalf("%d URLs and diagnostics %v, want %d and none", len(urls), ds[:min(len(ds), 3)], n*n+1)
 	}
 	for _, u := range urls {
-		want := "l0"
-		if u.Origin.Host == "h0.example.com" {
-			want = "exact"
-		}
-		if string(u.Origin.Listener) != want {
-			t.Errorf("%s through listener %s, want %s", u.URL, u.Origin.Listener, want)
+		if want := fmt.Sprintf("https://%s:%d/mcp", u.Origin.Host, u.Origin.Port); u.Origin.Listener != "exact" && u.URL != want {
+			t.Fatalf("%s through listener %s, want %s", u.URL, u.Origin.Listener, want)
 		}
 	}
 }

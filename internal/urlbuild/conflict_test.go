@@ -1,0 +1,66 @@
+package urlbuild
+
+import (
+	"strings"
+	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// TestConflictingListenersCarryNothing: two listeners of one port, protocol
+// and hostname (a Gateway the API server refuses, which a manifest can still
+// hold) carry no requests, whichever is ready and whichever the route names:
+// no URL, and ListenerNotReady names the other listener.
+func TestConflictingListenersCarryNothing(t *testing.T) {
+	all := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}
+	ready := []metav1.Condition{{Type: "Programmed", Status: metav1.ConditionTrue}, {Type: "ResolvedRefs", Status: metav1.ConditionTrue}}
+	for _, section := range []string{"a", "b", ""} {
+		t.Run("sectionName="+section, func(t *testing.T) {
+			gw := &gwv1.Gateway{
+				ObjectMeta: metav1.ObjectMeta{Name: "gw", Namespace: "infra"},
+				Spec: gwv1.GatewaySpec{Listeners: []gwv1.Listener{
+					{Name: "b", Protocol: gwv1.HTTPSProtocolType, Port: 443, AllowedRoutes: all},
+					{Name: "a", Protocol: gwv1.HTTPSProtocolType, Port: 443, AllowedRoutes: all},
+				}},
+				// Only b is ready: a has no status entry.
+				Status: gwv1.GatewayStatus{
+					Addresses: []gwv1.GatewayStatusAddress{{Type: ptr(gwv1.HostnameAddressType), Value: "gw.example.com"}},
+					Listeners: []gwv1.ListenerStatus{{Name: "b", Conditions: ready}},
+				},
+			}
+			ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
+			if section != "" {
+				ref.SectionName = ptr(gwv1.SectionName(section))
+			}
+			r := &gwv1.HTTPRoute{
+				ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "team"},
+				Spec: gwv1.HTTPRouteSpec{
+					CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}},
+					Rules:           []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}}}},
+				},
+				Status: gwv1.HTTPRouteStatus{RouteStatus: gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{{
+					ParentRef: ref, ControllerName: "example.net/c",
+					Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
+				}}}},
+			}
+			ix := NewIndex([]*gwv1.Gateway{gw}, nil, r)
+			a := ix.Attach(r)
+			urls, _ := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			if len(urls) != 0 {
+				t.Errorf("URLs %v through conflicting listeners, want none", urls)
+			}
+			named := 0
+			for _, d := range a.Diagnostics {
+				if d.Reason == model.ReasonListenerNotReady && strings.Contains(d.Message, "shares port, protocol and hostname with listener") {
+					named++
+				}
+			}
+			if named != 1 {
+				t.Errorf("want one ListenerNotReady naming the conflict, got %v", a.Diagnostics)
+			}
+		})
+	}
+}
