@@ -218,30 +218,13 @@ func FuzzDiscoverRoutes(f *testing.F) {
 }
 
 // admissible reports whether the API server, with the Gateway API's CRDs,
-// would admit every object of a snapshot fuzzSnapshot built: no two
-// listeners of a Gateway share port, protocol and hostname, no two routes
-// share namespace and name, and a URLRewrite with ReplacePrefixMatch is on
-// a rule with exactly one match, of type PathPrefix (after defaulting: no
-// matches is one PathPrefix "/").
+// would admit the routes of a snapshot fuzzSnapshot built: no two share
+// namespace and name, and a URLRewrite with ReplacePrefixMatch is on a rule
+// with exactly one match, of type PathPrefix (after defaulting: no matches
+// is one PathPrefix "/"). Gateways whose listeners conflict (one port,
+// protocol and hostname), which it refuses too, are checked all the same:
+// discovery publishes nothing through such listeners.
 func admissible(snap Snapshot) bool {
-	for _, g := range snap.Gateways {
-		type key struct {
-			port     gwv1.PortNumber
-			protocol gwv1.ProtocolType
-			hostname string
-		}
-		seen := map[key]bool{}
-		for _, l := range g.Spec.Listeners {
-			k := key{l.Port, l.Protocol, ""}
-			if l.Hostname != nil {
-				k.hostname = "=" + string(*l.Hostname)
-			}
-			if seen[k] {
-				return false
-			}
-			seen[k] = true
-		}
-	}
 	names := map[types.NamespacedName]bool{}
 	for _, r := range snap.HTTPRoutes {
 		n := types.NamespacedName{Namespace: r.Namespace, Name: r.Name}
@@ -267,14 +250,14 @@ func admissible(snap Snapshot) bool {
 // checkRoutedGET checks that a GET of the remote's URL, sent to the
 // Gateways of the snapshot on its scheme and port, reaches the resource's
 // Service on at least one of them as the route via would send it there.
-// The reference is via's rules that lead to that Service, routed over alone
-// (over GET, POST or DELETE: a rule with a method condition leaves the GET to
-// another rule): their backend path for the URL, which with EndpointPaths
-// must be the endpoint path. The rule that takes the GET over all the routes
+// A reference is a rule of via whose URLs go to that Service, routed over
+// alone (over GET, POST or DELETE: a rule with a method condition leaves the
+// GET to another rule): its backend path for the URL, which with
+// EndpointPaths must be the endpoint path. The rule that takes the GET over all the routes
 // (via's own, another of via's, or another route's) must forward it to the
-// same Service and port at that path, through a reference the
-// ReferenceGrants permit; when the verdict is uncertain, so must every rule
-// that may take it.
+// same Service and port at that path (one reference's), through a
+// reference the ReferenceGrants permit; when the verdict is uncertain, so
+// must every rule that may take it.
 func checkRoutedGET(t *testing.T, snap Snapshot, opts Options, ix *urlbuild.Index, rm Remote) {
 	t.Helper()
 	pu, err := url.Parse(rm.URL)
@@ -320,45 +303,50 @@ func checkRoutedGET(t *testing.T, snap Snapshot, opts Options, ix *urlbuild.Inde
 func servesAsVia(snap Snapshot, g *gwv1.Gateway, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, want fuzzBackend, endpoint string, got urlbuild.Routed) bool {
 	gk := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
 	for _, vr := range routesNamed(snap, via) {
-		// via with only its rules whose URLs go to want (the backendRef
-		// with the most weight, the first on a tie): where it sends the
-		// URL's requests (the URL came from one of those rules, which may
-		// have a method condition). at maps their indexes back.
-		vf := vr.DeepCopy()
-		var at []int
-		vf.Spec.Rules = vf.Spec.Rules[:0]
+		// Each rule of via whose URLs go to want (the backendRef with the
+		// most weight, the first on a tie) alone: where it sends the URL's
+		// requests. The URL came from one of them, which may have a method
+		// condition, and which another rule of via may shadow.
 		for i, r := range urlbuild.DefaultRules(vr) {
-			if b, ok := ruleBackend(vr, &r, true); ok && b == want {
-				vf.Spec.Rules, at = append(vf.Spec.Rules, r), append(at, i)
+			if b, ok := ruleBackend(vr, &r, true); !ok || b != want {
+				continue
 			}
-		}
-		if len(at) == 0 {
-			continue
-		}
-		ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vf)
-		var alone urlbuild.Routed
-		ok := false
-		for _, method := range []string{"GET", "POST", "DELETE"} {
-			req := urlbuild.Request{Host: pu.Hostname(), Method: method, Path: pu.Path}
-			if alone, ok = ix.RouteRequest(gk, port, protocol, req); ok && alone.Route == via {
-				break
-			}
-		}
-		if !ok || alone.Route != via {
-			continue
-		}
-		_, vpath, ok := forwards(vf, alone, pu.Path, true)
-		if !ok || (endpoint != "" && vpath != endpoint) {
-			continue
-		}
-		for _, wr := range routesNamed(snap, got.Route) {
-			// The reference match itself sends the URL's requests where its
-			// URLs go; any other rule must send all its traffic to want.
-			self := wr == vr && got.Rule == at[alone.Rule] && got.Match == alone.Match
-			wb, wpath, ok := forwards(wr, got, pu.Path, self)
-			if ok && wb == want && wpath == vpath && granted(snap, wr.Namespace, wb) {
+			vf := vr.DeepCopy()
+			vf.Spec.Rules = []gwv1.HTTPRouteRule{r}
+			if servesAsRule(snap, gk, port, protocol, pu, via, want, endpoint, got, vr, vf, i) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// servesAsRule is servesAsVia for one rule of via: vr with only its rule i
+// is vf.
+func servesAsRule(snap Snapshot, gk types.NamespacedName, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, want fuzzBackend, endpoint string, got urlbuild.Routed, vr, vf *gwv1.HTTPRoute, i int) bool {
+	ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vf)
+	var alone urlbuild.Routed
+	ok := false
+	for _, method := range []string{"GET", "POST", "DELETE"} {
+		req := urlbuild.Request{Host: pu.Hostname(), Method: method, Path: pu.Path}
+		if alone, ok = ix.RouteRequest(gk, port, protocol, req); ok && alone.Route == via {
+			break
+		}
+	}
+	if !ok || alone.Route != via {
+		return false
+	}
+	_, vpath, ok := forwards(vf, alone, pu.Path, true)
+	if !ok || (endpoint != "" && vpath != endpoint) {
+		return false
+	}
+	for _, wr := range routesNamed(snap, got.Route) {
+		// The reference match itself sends the URL's requests where its
+		// URLs go; any other rule must send all its traffic to want.
+		self := wr == vr && got.Rule == i && got.Match == alone.Match
+		wb, wpath, ok := forwards(wr, got, pu.Path, self)
+		if ok && wb == want && wpath == vpath && granted(snap, wr.Namespace, wb) {
+			return true
 		}
 	}
 	return false
