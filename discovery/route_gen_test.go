@@ -66,6 +66,13 @@ func genListener(t *rapid.T) gwv1.Listener {
 		Port:     rapid.SampledFrom([]gwv1.PortNumber{443, 80, 8443}).Draw(t, "port"),
 		Hostname: drawPtr(t, "listenerHostname", gwv1.Hostname("*.example.com"), "mcp.example.com", "*.com", "other.org"),
 	}
+	if l.Protocol == gwv1.TCPProtocolType {
+		// The API server refuses a TCP listener with a hostname. One on a
+		// port of the HTTP listeners takes them out (they carry nothing);
+		// most TCP listeners have a port of their own.
+		l.Hostname = nil
+		l.Port = rapid.SampledFrom([]gwv1.PortNumber{5432, 5432, 443}).Draw(t, "tcpPort")
+	}
 	switch rapid.IntRange(0, 4).Draw(t, "allowedRoutes") {
 	case 0: // unset: Same
 	case 1:

@@ -1,6 +1,7 @@
 package urlbuild
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,6 +61,55 @@ func TestConflictingListenersCarryNothing(t *testing.T) {
 			}
 			if named != 1 {
 				t.Errorf("want one ListenerNotReady naming the conflict, got %v", a.Diagnostics)
+			}
+		})
+	}
+}
+
+// TestTCPListenerSharesPort: an HTTPS listener that shares its port with a
+// TCP listener carries nothing (an implementation that supports TCP
+// listeners accepts neither), and ListenerNotReady names the TCP listener;
+// a TCP listener on another port changes nothing.
+func TestTCPListenerSharesPort(t *testing.T) {
+	all := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}
+	for _, tc := range []struct {
+		tcpPort gwv1.PortNumber
+		urls    int
+	}{{443, 0}, {5432, 1}} {
+		t.Run(fmt.Sprint(tc.tcpPort), func(t *testing.T) {
+			gw := &gwv1.Gateway{
+				ObjectMeta: metav1.ObjectMeta{Name: "gw", Namespace: "infra"},
+				Spec: gwv1.GatewaySpec{Listeners: []gwv1.Listener{
+					{Name: "https", Protocol: gwv1.HTTPSProtocolType, Port: 443, Hostname: ptr(gwv1.Hostname("mcp.example.com")), AllowedRoutes: all},
+					{Name: "db", Protocol: gwv1.TCPProtocolType, Port: tc.tcpPort, AllowedRoutes: all},
+				}},
+			}
+			ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
+			r := &gwv1.HTTPRoute{
+				ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "team"},
+				Spec: gwv1.HTTPRouteSpec{
+					CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}},
+					Rules:           []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}}}},
+				},
+				Status: gwv1.HTTPRouteStatus{RouteStatus: gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{{
+					ParentRef: ref, ControllerName: "example.net/c",
+					Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
+				}}}},
+			}
+			ix := NewIndex([]*gwv1.Gateway{gw}, nil, r)
+			a := ix.Attach(r)
+			urls, _ := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			if len(urls) != tc.urls {
+				t.Errorf("URLs %v, want %d", urls, tc.urls)
+			}
+			named := 0
+			for _, d := range a.Diagnostics {
+				if d.Reason == model.ReasonListenerNotReady && strings.Contains(d.Message, `shares its port with TCP listener "db"`) {
+					named++
+				}
+			}
+			if want := 1 - tc.urls; named != want {
+				t.Errorf("%d ListenerNotReady naming the TCP listener, want %d: %v", named, want, a.Diagnostics)
 			}
 		})
 	}

@@ -107,8 +107,9 @@ type listenerEntry struct {
 	kinds           string
 	// notReady says why the listener carries no requests: its
 	// status.listeners entry shows it is not Programmed or has unresolved
-	// references, or it conflicts with another listener (conflicted); ""
-	// when neither.
+	// references, or it conflicts with another listener (conflicted: one of
+	// the same port, protocol and hostname, or a TCP listener of its port);
+	// "" when neither.
 	notReady   string
 	conflicted bool
 	// routing is what the HTTPRoutes attached to the listener match, by
@@ -308,6 +309,7 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	for i := range g.listeners {
 		g.listeners[i].notReady = listenerNotReady(gw, g.listeners[i].name)
 	}
+	markSharedTCPPorts(g.listeners)
 	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)
 	for i := range g.listeners {
 		l := &g.listeners[i]
@@ -391,6 +393,37 @@ func (sb *stringBlock) copy(s string) string {
 	start := sb.b.Len()
 	sb.b.WriteString(s)
 	return sb.b.String()[start:]
+}
+
+// markSharedTCPPorts marks the HTTP and HTTPS listeners that share a port
+// with a TCP listener as carrying no requests: the Gateway API has an
+// implementation that supports TCP listeners accept none of them (they are
+// not distinct), and one that does not ignores the TCP listener, so whether
+// they carry anything depends on the implementation. ls is sorted by name;
+// the first TCP listener of the port is the one named. One pass over ls, and
+// one over the ports only when a TCP listener exists.
+func markSharedTCPPorts(ls []listenerEntry) {
+	var tcp map[int32]string
+	for i := range ls {
+		if l := &ls[i]; l.protocol == gwv1.TCPProtocolType {
+			if tcp == nil {
+				tcp = make(map[int32]string, 1)
+			}
+			if _, ok := tcp[l.port]; !ok {
+				tcp[l.port] = l.name
+			}
+		}
+	}
+	if tcp == nil {
+		return
+	}
+	for i := range ls {
+		l := &ls[i]
+		if name, ok := tcp[l.port]; ok && l.scheme != "" {
+			l.notReady = tcpPortReason(name, l.notReady)
+			l.conflicted = true
+		}
+	}
 }
 
 func newListenerEntry(l gwv1.Listener) listenerEntry {

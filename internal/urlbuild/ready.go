@@ -50,6 +50,17 @@ func conflictReason(other, status string) string {
 	return r
 }
 
+// tcpPortReason is the notReady text of an HTTP or HTTPS listener whose
+// port the TCP listener named tcp also uses, joined with status.
+func tcpPortReason(tcp, status string) string {
+	r := "it shares its port with TCP listener " + quoteCapped(tcp) +
+		": the Gateway API has an implementation that supports TCP listeners accept no listener of that port, so whether it carries requests depends on the implementation"
+	if status != "" {
+		r += "; " + status
+	}
+	return r
+}
+
 // notTrue describes the conditions of the given types that are present and
 // not True, "" when there are none.
 func notTrue(conds []metav1.Condition, types ...string) string {
