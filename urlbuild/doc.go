@@ -119,9 +119,14 @@
 //
 // A Gateway whose status conditions Accepted or Programmed are present and
 // not True routes nothing: no URL, GatewayNotReady. A listener whose entry in
-// status.listeners has Programmed or ResolvedRefs not True (an HTTPS listener
-// whose certificate Secret is missing), or that status.listeners leaves out
-// while listing others, carries nothing: no URL, ListenerNotReady. A Gateway
+// status.listeners has Accepted, Programmed or ResolvedRefs not True (an
+// HTTPS listener whose certificate Secret is missing) or Conflicted True, or
+// that status.listeners leaves out while listing others, carries nothing: no
+// URL, ListenerNotReady. So do listeners that are not distinct, whatever
+// their status: two of one port, protocol and hostname (which the API server
+// refuses, and of which the Gateway API lets no implementation pick one),
+// and an HTTP or HTTPS listener sharing its port with a TCP listener (which
+// an implementation that supports TCP listeners does not accept). A Gateway
 // given without status conditions (a hand-written manifest) is taken as
 // ready; the API server defaults them to Unknown, which is not.
 //

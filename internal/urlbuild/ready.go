@@ -20,9 +20,11 @@ func gatewayNotReady(gw *gwv1.Gateway) string {
 }
 
 // listenerNotReady says why the listener's entry in status.listeners shows
-// that it carries no traffic: Programmed or ResolvedRefs present and not
-// True (ListenerConditionProgrammed, ListenerConditionResolvedRefs; an HTTPS
-// listener whose certificate is missing has ResolvedRefs=False). When
+// that it carries no traffic: Accepted, Programmed or ResolvedRefs present
+// and not True (ListenerConditionAccepted, ListenerConditionProgrammed,
+// ListenerConditionResolvedRefs; an HTTPS listener whose certificate is
+// missing has ResolvedRefs=False), or Conflicted True (the controller found
+// it indistinct from another listener, ListenerConditionConflicted). When
 // status.listeners lists other listeners but not this one, the controller
 // has not programmed it either. "" when ready, or when status.listeners is
 // empty (nothing reported).
@@ -32,7 +34,14 @@ func listenerNotReady(gw *gwv1.Gateway, name string) string {
 	}
 	for i := range gw.Status.Listeners {
 		if ls := &gw.Status.Listeners[i]; string(ls.Name) == name {
-			return notTrue(ls.Conditions, string(gwv1.ListenerConditionProgrammed), string(gwv1.ListenerConditionResolvedRefs))
+			r := notTrue(ls.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed), string(gwv1.ListenerConditionResolvedRefs))
+			if c := conflictedTrue(ls.Conditions); c != "" {
+				if r != "" {
+					r += "; "
+				}
+				r += c
+			}
+			return r
 		}
 	}
 	return "status.listeners has no entry for it"
@@ -61,6 +70,33 @@ func tcpPortReason(tcp, status string) string {
 	return r
 }
 
+// conflictedTrue describes a Conflicted condition that is True: a
+// conflicted listener's port is configured on no network element
+// (ListenerConditionConflicted). "" when there is none.
+func conflictedTrue(conds []metav1.Condition) string {
+	for i := range conds {
+		c := &conds[i]
+		if c.Type != string(gwv1.ListenerConditionConflicted) || c.Status != metav1.ConditionTrue {
+			continue
+		}
+		return describeCondition(c)
+	}
+	return ""
+}
+
+// describeCondition renders a condition for a message: Type=Status, its
+// reason and its message, quoted and capped.
+func describeCondition(c *metav1.Condition) string {
+	p := c.Type + "=" + string(c.Status)
+	if c.Reason != "" {
+		p += " reason " + quoteCapped(c.Reason)
+	}
+	if c.Message != "" {
+		p += ": " + quoteCapped(c.Message)
+	}
+	return p
+}
+
 // notTrue describes the conditions of the given types that are present and
 // not True, "" when there are none.
 func notTrue(conds []metav1.Condition, types ...string) string {
@@ -71,14 +107,7 @@ func notTrue(conds []metav1.Condition, types ...string) string {
 			if c.Type != typ || c.Status == metav1.ConditionTrue {
 				continue
 			}
-			p := c.Type + "=" + string(c.Status)
-			if c.Reason != "" {
-				p += " reason " + quoteCapped(c.Reason)
-			}
-			if c.Message != "" {
-				p += ": " + quoteCapped(c.Message)
-			}
-			parts = append(parts, p)
+			parts = append(parts, describeCondition(c))
 			break
 		}
 	}
