@@ -207,9 +207,9 @@ type intersection struct {
 }
 
 // receiving drops the candidates that share port, protocol and hostname
-// with another candidate that receives their requests (the first such
-// listener by name; listeners of one hostname conflict): their hosts would
-// be dropped one by one otherwise, hostnames × listeners of them.
+// with another candidate, the first such listener by name, which stands for
+// them: listeners of one hostname conflict and carry nothing, and one
+// diagnostic says so for all of them rather than hostnames × listeners.
 func (g *gatewayEntry) receiving(cs []candidate) []candidate {
 	if len(cs) < 2 {
 		return cs
