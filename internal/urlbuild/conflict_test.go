@@ -36,31 +36,18 @@ func TestConflictingListenersCarryNothing(t *testing.T) {
 			if section != "" {
 				ref.SectionName = ptr(gwv1.SectionName(section))
 			}
-			r := &gwv1.HTTPRoute{
-				ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "team"},
-				Spec: gwv1.HTTPRouteSpec{
-					CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}},
-					Rules:           []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}}}},
-				},
-				Status: gwv1.HTTPRouteStatus{RouteStatus: gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{{
-					ParentRef: ref, ControllerName: "example.net/c",
-					Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
-				}}}},
-			}
-			ix := NewIndex([]*gwv1.Gateway{gw}, nil, r)
-			a := ix.Attach(r)
-			urls, _ := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			urls, ds := shadowURLs(gw, acceptedRoute(ref))
 			if len(urls) != 0 {
 				t.Errorf("URLs %v through conflicting listeners, want none", urls)
 			}
 			named := 0
-			for _, d := range a.Diagnostics {
+			for _, d := range ds {
 				if d.Reason == model.ReasonListenerNotReady && strings.Contains(d.Message, "shares port, protocol and hostname with listener") {
 					named++
 				}
 			}
 			if named != 1 {
-				t.Errorf("want one ListenerNotReady naming the conflict, got %v", a.Diagnostics)
+				t.Errorf("want one ListenerNotReady naming the conflict, got %v", ds)
 			}
 		})
 	}
@@ -85,32 +72,35 @@ func TestTCPListenerSharesPort(t *testing.T) {
 				}},
 			}
 			ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
-			r := &gwv1.HTTPRoute{
-				ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "team"},
-				Spec: gwv1.HTTPRouteSpec{
-					CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}},
-					Rules:           []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}}}},
-				},
-				Status: gwv1.HTTPRouteStatus{RouteStatus: gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{{
-					ParentRef: ref, ControllerName: "example.net/c",
-					Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
-				}}}},
-			}
-			ix := NewIndex([]*gwv1.Gateway{gw}, nil, r)
-			a := ix.Attach(r)
-			urls, _ := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			urls, ds := shadowURLs(gw, acceptedRoute(ref))
 			if len(urls) != tc.urls {
 				t.Errorf("URLs %v, want %d", urls, tc.urls)
 			}
 			named := 0
-			for _, d := range a.Diagnostics {
+			for _, d := range ds {
 				if d.Reason == model.ReasonListenerNotReady && strings.Contains(d.Message, `shares its port with TCP listener "db"`) {
 					named++
 				}
 			}
 			if want := 1 - tc.urls; named != want {
-				t.Errorf("%d ListenerNotReady naming the TCP listener, want %d: %v", named, want, a.Diagnostics)
+				t.Errorf("%d ListenerNotReady naming the TCP listener, want %d: %v", named, want, ds)
 			}
 		})
+	}
+}
+
+// acceptedRoute is HTTPRoute team/r with one rule, PathPrefix /mcp, and the
+// one parentRef ref, which its status accepts.
+func acceptedRoute(ref gwv1.ParentReference) *gwv1.HTTPRoute {
+	return &gwv1.HTTPRoute{
+		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "team"},
+		Spec: gwv1.HTTPRouteSpec{
+			CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}},
+			Rules:           []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}}}},
+		},
+		Status: gwv1.HTTPRouteStatus{RouteStatus: gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{{
+			ParentRef: ref, ControllerName: "example.net/c",
+			Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
+		}}}},
 	}
 }

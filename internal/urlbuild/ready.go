@@ -34,14 +34,8 @@ func listenerNotReady(gw *gwv1.Gateway, name string) string {
 	}
 	for i := range gw.Status.Listeners {
 		if ls := &gw.Status.Listeners[i]; string(ls.Name) == name {
-			r := notTrue(ls.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed), string(gwv1.ListenerConditionResolvedRefs))
-			if c := conflictedTrue(ls.Conditions); c != "" {
-				if r != "" {
-					r += "; "
-				}
-				r += c
-			}
-			return r
+			return joinReasons(notTrue(ls.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed),
+				string(gwv1.ListenerConditionResolvedRefs)), conflictedTrue(ls.Conditions))
 		}
 	}
 	return "status.listeners has no entry for it"
@@ -51,23 +45,23 @@ func listenerNotReady(gw *gwv1.Gateway, name string) string {
 // protocol and hostname with the listener named other, joined with status,
 // the text its status gives ("" for none).
 func conflictReason(other, status string) string {
-	r := "it shares port, protocol and hostname with listener " + quoteCapped(other) +
-		", which the Gateway API forbids (the API server refuses such a Gateway; implementations mark both Conflicted and serve neither)"
-	if status != "" {
-		r += "; " + status
-	}
-	return r
+	return joinReasons("it shares port, protocol and hostname with listener "+quoteCapped(other)+
+		", which the Gateway API forbids (the API server refuses such a Gateway; implementations mark both Conflicted and serve neither)", status)
 }
 
 // tcpPortReason is the notReady text of an HTTP or HTTPS listener whose
 // port the TCP listener named tcp also uses, joined with status.
 func tcpPortReason(tcp, status string) string {
-	r := "it shares its port with TCP listener " + quoteCapped(tcp) +
-		": the Gateway API has an implementation that supports TCP listeners accept no listener of that port, so whether it carries requests depends on the implementation"
-	if status != "" {
-		r += "; " + status
+	return joinReasons("it shares its port with TCP listener "+quoteCapped(tcp)+
+		": the Gateway API has an implementation that supports TCP listeners accept no listener of that port, so whether it carries requests depends on the implementation", status)
+}
+
+// joinReasons joins two notReady texts, either of which may be "".
+func joinReasons(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
 	}
-	return r
+	return a + "; " + b
 }
 
 // conflictedTrue describes a Conflicted condition that is True: a

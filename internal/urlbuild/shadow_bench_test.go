@@ -29,18 +29,7 @@ func manyListenersCase(hosts, listeners int) (*gwv1.Gateway, *gwv1.HTTPRoute) {
 	gw.Spec.Listeners = append(gw.Spec.Listeners, gwv1.Listener{
 		Name: "exact", Protocol: gwv1.HTTPSProtocolType, Port: 443, Hostname: ptr(gwv1.Hostname("h0.example.com")), AllowedRoutes: all,
 	})
-	ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
-	r := &gwv1.HTTPRoute{
-		ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "team"},
-		Spec: gwv1.HTTPRouteSpec{
-			CommonRouteSpec: gwv1.CommonRouteSpec{ParentRefs: []gwv1.ParentReference{ref}},
-			Rules:           []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}}}},
-		},
-		Status: gwv1.HTTPRouteStatus{RouteStatus: gwv1.RouteStatus{Parents: []gwv1.RouteParentStatus{{
-			ParentRef: ref, ControllerName: "example.net/c",
-			Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
-		}}}},
-	}
+	r := acceptedRoute(gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))})
 	for i := range hosts {
 		r.Spec.Hostnames = append(r.Spec.Hostnames, gwv1.Hostname(fmt.Sprintf("h%d.example.com", i)))
 	}
