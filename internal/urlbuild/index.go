@@ -106,10 +106,9 @@ type listenerEntry struct {
 	allowsHTTPRoute bool
 	kinds           string
 	// notReady says why the listener carries no requests: its
-	// status.listeners entry shows it is not Programmed or has unresolved
-	// references, or it conflicts with another listener (conflicted: one of
-	// the same port, protocol and hostname, or a TCP listener of its port);
-	// "" when neither.
+	// status.listeners entry says so (listenerNotReady), or it conflicts
+	// with another listener (conflicted: one of the same port, protocol and
+	// hostname, or a TCP listener of its port); "" when neither.
 	notReady   string
 	conflicted bool
 	// routing is what the HTTPRoutes attached to the listener match, by
