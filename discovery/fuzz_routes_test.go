@@ -264,27 +264,29 @@ func checkRoutedGET(t *testing.T, snap Snapshot, opts Options, ix *urlbuild.Inde
 	if err != nil {
 		t.Fatalf("%s: %v", rm.URL, err)
 	}
-	protocol, port := gwv1.HTTPSProtocolType, int32(443)
+	c := routedGET{snap: snap, pu: pu, via: rm.Via, endpoint: opts.EndpointPaths[rm.Type],
+		protocol: gwv1.HTTPSProtocolType, port: 443,
+		// fuzzSnapshot's MCPServer ns/name has the Service ns/mcp-name-proxy,
+		// port 8080.
+		want: fuzzBackend{namespace: rm.Resource.Namespace, name: "mcp-" + rm.Resource.Name + "-proxy", port: 8080}}
 	if pu.Scheme == "http" {
-		protocol, port = gwv1.HTTPProtocolType, 80
+		c.protocol, c.port = gwv1.HTTPProtocolType, 80
 	}
 	if p := pu.Port(); p != "" {
-		fmt.Sscan(p, &port)
+		fmt.Sscan(p, &c.port)
 	}
-	// fuzzSnapshot's MCPServer ns/name has the Service ns/mcp-name-proxy,
-	// port 8080.
-	want := fuzzBackend{namespace: rm.Resource.Namespace, name: "mcp-" + rm.Resource.Name + "-proxy", port: 8080}
 	for _, g := range snap.Gateways {
-		got, ok := ix.RouteRequest(types.NamespacedName{Namespace: g.Namespace, Name: g.Name}, port, protocol,
-			urlbuild.Request{Host: pu.Hostname(), Method: "GET", Path: pu.Path})
+		gk := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
+		got, ok := ix.RouteRequest(gk, c.port, c.protocol, urlbuild.Request{Host: pu.Hostname(), Method: "GET", Path: pu.Path})
 		// Without MayTake an uncertain verdict is a 404 in one reading of
 		// hostname precedence.
 		if got.Route == (model.ObjectRef{}) || (!ok && len(got.MayTake) == 0) {
 			continue
 		}
+		refs := c.references(gk)
 		all := true
-		for _, c := range append([]urlbuild.Routed{got}, got.MayTake...) {
-			if !servesAsVia(snap, g, port, protocol, pu, rm.Via, want, opts.EndpointPaths[rm.Type], c) {
+		for _, r := range append([]urlbuild.Routed{got}, got.MayTake...) {
+			if !c.serves(refs, r) {
 				all = false
 				break
 			}
@@ -294,59 +296,81 @@ func checkRoutedGET(t *testing.T, snap Snapshot, opts Options, ix *urlbuild.Inde
 		}
 	}
 	t.Fatalf("%s (from %s, for %s): a GET reaches Service %s/%s on no Gateway as the route would send it there",
-		rm.URL, rm.Via, rm.Resource, want.namespace, want.name)
+		rm.URL, rm.Via, rm.Resource, c.want.namespace, c.want.name)
 }
 
-// servesAsVia reports whether the rule got forwards a GET of pu to want as
-// via's rules leading to want would over via alone, at endpoint when that is
-// not "" (see checkRoutedGET).
-func servesAsVia(snap Snapshot, g *gwv1.Gateway, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, want fuzzBackend, endpoint string, got urlbuild.Routed) bool {
-	gk := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
-	for _, vr := range routesNamed(snap, via) {
-		// Each rule of via whose URLs go to want (the backendRef with the
-		// most weight, the first on a tie) alone: where it sends the URL's
-		// requests. The URL came from one of them, which may have a method
-		// condition, and which another rule of via may shadow.
+// routedGET is what checkRoutedGET checks a GET of the URL pu against: the
+// Gateways' port and protocol for its scheme, the route via it came from,
+// the Service want it must reach, and the endpoint path ("" for none).
+type routedGET struct {
+	snap     Snapshot
+	pu       *url.URL
+	port     int32
+	protocol gwv1.ProtocolType
+	via      model.ObjectRef
+	want     fuzzBackend
+	endpoint string
+}
+
+// getReference is where one rule of via sends the URL's requests over via
+// alone: the route, the rule and match that take them, and the backend
+// path.
+type getReference struct {
+	route       *gwv1.HTTPRoute
+	rule, match int
+	path        string
+}
+
+// references lists, on the Gateway gk, each rule of via whose URLs go to
+// want (the backendRef with the most weight, the first on a tie), routed
+// over alone (over GET, POST or DELETE: the rule may have a method
+// condition), with its backend path, which must be the endpoint path when
+// there is one. The URL came from one of them, which another rule of via
+// may shadow.
+func (c *routedGET) references(gk types.NamespacedName) []getReference {
+	var refs []getReference
+	for _, vr := range routesNamed(c.snap, c.via) {
 		for i, r := range urlbuild.DefaultRules(vr) {
-			if b, ok := ruleBackend(vr, &r, true); !ok || b != want {
+			if b, ok := ruleBackend(vr, &r, true); !ok || b != c.want {
 				continue
 			}
 			vf := vr.DeepCopy()
 			vf.Spec.Rules = []gwv1.HTTPRouteRule{r}
-			if servesAsRule(snap, gk, port, protocol, pu, via, want, endpoint, got, vr, vf, i) {
-				return true
+			ix := urlbuild.NewIndex(c.snap.Gateways, c.snap.Namespaces, vf)
+			var alone urlbuild.Routed
+			ok := false
+			for _, method := range []string{"GET", "POST", "DELETE"} {
+				req := urlbuild.Request{Host: c.pu.Hostname(), Method: method, Path: c.pu.Path}
+				if alone, ok = ix.RouteRequest(gk, c.port, c.protocol, req); ok && alone.Route == c.via {
+					break
+				}
 			}
+			if !ok || alone.Route != c.via {
+				continue
+			}
+			_, path, ok := forwards(vf, alone, c.pu.Path, true)
+			if !ok || (c.endpoint != "" && path != c.endpoint) {
+				continue
+			}
+			refs = append(refs, getReference{route: vr, rule: i, match: alone.Match, path: path})
 		}
 	}
-	return false
+	return refs
 }
 
-// servesAsRule is servesAsVia for one rule of via: vr with only its rule i
-// is vf.
-func servesAsRule(snap Snapshot, gk types.NamespacedName, port int32, protocol gwv1.ProtocolType, pu *url.URL, via model.ObjectRef, want fuzzBackend, endpoint string, got urlbuild.Routed, vr, vf *gwv1.HTTPRoute, i int) bool {
-	ix := urlbuild.NewIndex(snap.Gateways, snap.Namespaces, vf)
-	var alone urlbuild.Routed
-	ok := false
-	for _, method := range []string{"GET", "POST", "DELETE"} {
-		req := urlbuild.Request{Host: pu.Hostname(), Method: method, Path: pu.Path}
-		if alone, ok = ix.RouteRequest(gk, port, protocol, req); ok && alone.Route == via {
-			break
-		}
-	}
-	if !ok || alone.Route != via {
-		return false
-	}
-	_, vpath, ok := forwards(vf, alone, pu.Path, true)
-	if !ok || (endpoint != "" && vpath != endpoint) {
-		return false
-	}
-	for _, wr := range routesNamed(snap, got.Route) {
-		// The reference match itself sends the URL's requests where its
-		// URLs go; any other rule must send all its traffic to want.
-		self := wr == vr && got.Rule == i && got.Match == alone.Match
-		wb, wpath, ok := forwards(wr, got, pu.Path, self)
-		if ok && wb == want && wpath == vpath && granted(snap, wr.Namespace, wb) {
-			return true
+// serves reports whether the rule got forwards a GET of the URL to want as
+// one of the references does: at its backend path, through a reference the
+// ReferenceGrants permit.
+func (c *routedGET) serves(refs []getReference, got urlbuild.Routed) bool {
+	for _, ref := range refs {
+		for _, wr := range routesNamed(c.snap, got.Route) {
+			// The reference match itself sends the URL's requests where its
+			// URLs go; any other rule must send all its traffic to want.
+			self := wr == ref.route && got.Rule == ref.rule && got.Match == ref.match
+			wb, wpath, ok := forwards(wr, got, c.pu.Path, self)
+			if ok && wb == c.want && wpath == ref.path && granted(c.snap, wr.Namespace, wb) {
+				return true
+			}
 		}
 	}
 	return false
