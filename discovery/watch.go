@@ -1,7 +1,9 @@
 package discovery
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"net/netip"
 	"net/url"
 	"reflect"
@@ -139,14 +141,16 @@ func (w *watchIndex) seeds(states []any) map[model.ObjectRef]bool {
 		case *gwv1.ReferenceGrant:
 			add(w.grantOwners(o))
 		case *corev1.Namespace:
+			var gateways map[objectKey]map[objectKey]bool
 			for _, r := range w.anyRoutesByNamespace[o.Name] {
 				if w.attachesToSelector(r) {
 					if r.Annotations[AnnotationExport] == "true" {
 						add(w.routeOwners(r, nil))
 					}
-					add(w.peerOwners(r))
+					gateways = addParentGateways(gateways, r, nil)
 				}
 			}
+			add(w.gatewayOwners(gateways))
 		case *model.MCPServer:
 			seeds[model.Ref(model.KindMCPServer, &o.ObjectMeta)] = true
 		case *model.MCPRemoteProxy:
@@ -462,12 +466,6 @@ func (w *watchIndex) routeOwners(r *gwv1.HTTPRoute, match func(objectKey) bool) 
 // a parent Gateway with r: requests to their URLs may be taken by r's rules
 // (HTTPRoute precedence is over all the routes on a listener).
 func (w *watchIndex) peerOwners(r *gwv1.HTTPRoute) []model.ObjectRef {
-	return w.peerOwnersVia(r, nil)
-}
-
-// peerOwnersVia is peerOwners with only the peers' rules whose chosen
-// Service match accepts (all when match is nil).
-func (w *watchIndex) peerOwnersVia(r *gwv1.HTTPRoute, match func(objectKey) bool) []model.ObjectRef {
 	var out []model.ObjectRef
 	for _, p := range r.Spec.ParentRefs {
 		g, ok := urlbuild.ParentGateway(p, r.Namespace)
@@ -476,7 +474,7 @@ func (w *watchIndex) peerOwnersVia(r *gwv1.HTTPRoute, match func(objectKey) bool
 		}
 		for _, peer := range w.routesByGateway[objectKey{g.Namespace, g.Name}] {
 			if peer != r {
-				out = append(out, w.routeOwners(peer, match)...)
+				out = append(out, w.routeOwners(peer, nil)...)
 			}
 		}
 	}
@@ -500,10 +498,68 @@ func (w *watchIndex) grantOwners(g *gwv1.ReferenceGrant) []model.ObjectRef {
 		for _, r := range w.routesByNamespace[string(from.Namespace)] {
 			out = append(out, w.routeOwners(r, inGrantNS)...)
 		}
+		var gateways map[objectKey]map[objectKey]bool
 		for _, r := range w.anyRoutesByNamespace[string(from.Namespace)] {
 			if named := servicesIn(r, g.Namespace); len(named) > 0 {
-				out = append(out, w.peerOwnersVia(r, func(k objectKey) bool { return slices.Contains(named, k) })...)
+				gateways = addParentGateways(gateways, r, named)
 			}
+		}
+		out = append(out, w.gatewayOwners(gateways)...)
+	}
+	return out
+}
+
+// addParentGateways records r's parent Gateways in gateways (allocated when
+// nil), each with the Services named added to the ones recorded for it
+// (named nil: any Service, which a Gateway keeps once given).
+func addParentGateways(gateways map[objectKey]map[objectKey]bool, r *gwv1.HTTPRoute, named []objectKey) map[objectKey]map[objectKey]bool {
+	if gateways == nil {
+		gateways = map[objectKey]map[objectKey]bool{}
+	}
+	for _, p := range r.Spec.ParentRefs {
+		g, ok := urlbuild.ParentGateway(p, r.Namespace)
+		if !ok {
+			continue
+		}
+		gk := objectKey{g.Namespace, g.Name}
+		set, seen := gateways[gk]
+		switch {
+		case seen && set == nil: // any Service already
+		case named == nil:
+			gateways[gk] = nil
+		default:
+			if set == nil {
+				set = make(map[objectKey]bool, len(named))
+				gateways[gk] = set
+			}
+			for _, k := range named {
+				set[k] = true
+			}
+		}
+	}
+	return gateways
+}
+
+// gatewayOwners lists the resources reached by the exported routes of each
+// Gateway of gateways, through the rules whose chosen Service is in its set
+// (any, for a nil set). Each Gateway's routes are read once however many
+// routes of a changed Namespace or grant attach to it: the event costs the
+// routes and rules it concerns, not routes × peers. (A route is its own
+// peer here; what it reaches through those Services its caller has already
+// listed.)
+func (w *watchIndex) gatewayOwners(gateways map[objectKey]map[objectKey]bool) []model.ObjectRef {
+	var out []model.ObjectRef
+	keys := slices.SortedFunc(maps.Keys(gateways), func(a, b objectKey) int {
+		return cmp.Or(strings.Compare(a.namespace, b.namespace), strings.Compare(a.name, b.name))
+	})
+	for _, gk := range keys {
+		set := gateways[gk]
+		var match func(objectKey) bool
+		if set != nil {
+			match = func(k objectKey) bool { return set[k] }
+		}
+		for _, peer := range w.routesByGateway[gk] {
+			out = append(out, w.routeOwners(peer, match)...)
 		}
 	}
 	return out
