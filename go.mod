@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/gobwas/glob v0.2.3
 	github.com/google/go-cmp v0.7.0
+	go.yaml.in/yaml/v2 v2.4.4
 	golang.org/x/sys v0.47.0
 	k8s.io/api v0.36.1
 	k8s.io/apimachinery v0.36.1
@@ -20,7 +21,6 @@ require (
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/x448/float16 v0.8.4 // indirect
-	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	golang.org/x/net v0.57.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	gopkg.in/inf.v0 v0.9.1 // indirect

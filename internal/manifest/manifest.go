@@ -21,6 +21,7 @@ import (
 	"io"
 	"strings"
 
+	yamlv2 "go.yaml.in/yaml/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -129,6 +130,17 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 			// say that the document is JSON nested too deep to read.
 			return fmt.Errorf("%s: document %d: JSON nested more than %d levels deep; no Kubernetes object is, and it is not read", source, doc, maxDecodeDepth)
 		}
+		if len(values) > 0 {
+			// JSON values, then something that is not one: no YAML reads
+			// that either (a YAML document has one root), and reading it
+			// as YAML would keep the first value and drop the rest
+			// without a word — the objects of a cut "kubectl get -o
+			// json" stream among them.
+			return fmt.Errorf("%s: document %d: after %d JSON value(s): %v", source, doc, len(values), jerr)
+		}
+		if err := oneYAMLNode(chunk); err != nil {
+			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+		}
 		if fast {
 			if fo, ok := decodeFastYAML(chunk); ok {
 				o.Append(fo)
@@ -162,7 +174,8 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 // jsonValues splits a document that is one JSON value or several in a row (as
 // "kubectl get -o json" of several objects prints them). ok is false when the
 // document is not JSON, so the caller reads it as YAML.
-// jerr is the JSON decoder's error when the document looked like JSON.
+// jerr is the JSON decoder's error when the document looked like JSON, and
+// values then hold the values read before it.
 func jsonValues(data []byte) (values []json.RawMessage, ok bool, jerr error) {
 	if len(data) == 0 || (data[0] != '{' && data[0] != '[') {
 		return nil, false, nil
@@ -173,10 +186,32 @@ func jsonValues(data []byte) (values []json.RawMessage, ok bool, jerr error) {
 		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
 			return values, len(values) > 0, nil
 		} else if err != nil {
-			return nil, false, err
+			return values, false, err
 		}
 		values = append(values, v)
 	}
+}
+
+// oneYAMLNode refuses a document with content after its root node when
+// that node is a flow collection ("{a: 1}" or "[a]" and then more), which
+// yaml.YAMLToJSON would read as the first node alone, dropping the rest.
+// A block document cannot end early that way: the parser reads it to its
+// end.
+func oneYAMLNode(chunk []byte) error {
+	t := bytes.TrimSpace(chunk)
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return nil
+	}
+	dec := yamlv2.NewDecoder(bytes.NewReader(chunk))
+	var first, rest any
+	if err := dec.Decode(&first); err != nil {
+		// yaml.YAMLToJSON says what is wrong.
+		return nil
+	}
+	if err := dec.Decode(&rest); !errors.Is(err, io.EOF) {
+		return errors.New("content after the first YAML node, which would be dropped (one object per document: separate them with \"---\")")
+	}
+	return nil
 }
 
 // maxDecodeDepth is encoding/json's nesting limit.

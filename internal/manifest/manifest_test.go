@@ -114,3 +114,47 @@ func TestDeepDocumentSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestTrailingContentIsRefused: a document whose first value is followed by
+// more that is not a value (a cut or damaged "kubectl get -o json" stream, a
+// flow-style YAML object and then more) is an error naming the source and
+// the document, never read as its first value with the rest dropped.
+func TestTrailingContentIsRefused(t *testing.T) {
+	cm := func(name string) string {
+		return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `","namespace":"ns"},"data":{"k":"v"}}`
+	}
+	for name, doc := range map[string]string{
+		"stream then junk":       cm("a") + "\n" + cm("b") + "\nx\n",
+		"stream then cut object": cm("a") + "\n" + cm("b") + "\n" + cm("c")[:40] + "\n",
+		"object then brace":      cm("a") + " }",
+		"array then bracket":     "[" + cm("a") + "] ]",
+		"flow YAML then more":    "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+		"flow YAML then a list":  "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- b\n",
+		"second document marker": "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n...\n{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+	} {
+		for _, fast := range []bool{true, false} {
+			o, err := decode([]byte(doc), "s.json", fast)
+			if err == nil {
+				t.Errorf("%s (fast %v): read %d objects, no error", name, fast, o.Len())
+				continue
+			}
+			if !strings.HasPrefix(err.Error(), "s.json: document 1: ") {
+				t.Errorf("%s (fast %v): error %q does not name the source and document", name, fast, err)
+			}
+		}
+	}
+	// What is still read: flow YAML alone, with a comment or an explicit end.
+	for _, doc := range []string{
+		"{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: ns}}\n",
+		"{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: ns}}\n# done\n",
+		"{apiVersion: v1, kind: ConfigMap, metadata: {name: a, namespace: ns}}\n...\n",
+		cm("a") + "\n" + cm("b") + "\n",
+	} {
+		o, err := Decode([]byte(doc), "ok.yaml")
+		if err != nil {
+			t.Errorf("%q: %v", doc, err)
+		} else if len(o.ConfigMaps) == 0 {
+			t.Errorf("%q: no ConfigMap read", doc)
+		}
+	}
+}
