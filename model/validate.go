@@ -692,7 +692,7 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 			}
 			if other, dup := urls[rm.URL]; dup && other != s.Name() {
 				ds = append(ds, Errorf(ReasonDuplicateRemoteURL, obj, fmt.Sprintf("%s.remotes[%d].url", field, k),
-					"server %q: remote URL %q is already used by server %q", s.Name(), rm.URL, other))
+					"server %q: remote URL %s is already used by server %q", s.Name(), QuoteURL(rm.URL), other))
 			} else if !dup {
 				urls[rm.URL] = s.Name()
 			}

@@ -459,3 +459,26 @@ func FuzzValidateServer(f *testing.F) {
 		}
 	})
 }
+
+// TestValidateNeverEchoesUserinfo: the check of a document repeats no URL's
+// user information, in any message it gives about a URL: a duplicate, a URL
+// that does not match the remote pattern, one whose "@" is written as an
+// escape, and a value of another member that is a URL.
+func TestValidateNeverEchoesUserinfo(t *testing.T) {
+	obj := model.ObjectRef{Kind: "File", Name: "f.json"}
+	doc := `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[
+		{"name":"io.github.ab/cd","description":"A","version":"1.0.0","remotes":[{"type":"sse","url":"https://user:s3cret@x.example/sse"}]},
+		{"name":"io.github.ab/ef","description":"A","version":"1.0.0","remotes":[{"type":"sse","url":"https://user:s3cret@x.example/sse"}]},
+		{"name":"io.github.ab/gh","description":"A","version":"1.0.0","remotes":[{"type":"sse","url":"ftp://user:s3cret@host/x"}]},
+		{"name":"io.github.ab/ij","description":"A","version":"1.0.0","remotes":[{"type":"sse","url":"https://user:s3cret\u0040x.example/a b"}]},
+		{"name":"io.github.ab/kl","description":"A","version":"1.0.0","remotes":[{"type":"https://user:s3cret@x.example","url":"https://x.example/"}]}]}}`
+	ds := model.ValidateJSON([]byte(doc), obj)
+	if len(ds) != 4 {
+		t.Errorf("want 4 diagnostics (a duplicate URL, two URLs off the pattern, a bad type), got:\n%s", lines(ds))
+	}
+	for _, d := range ds {
+		if strings.Contains(d.Message, "s3cret") || !strings.Contains(d.Message, "***@") {
+			t.Errorf("%s: message %q repeats the user information or does not mask it", d.Field, d.Message)
+		}
+	}
+}

@@ -533,6 +533,16 @@ func show(raw []byte) string {
 	if len(raw) == 0 {
 		return "nothing"
 	}
+	if raw[0] == '"' {
+		// A URL's user information (a token or a password) is never
+		// repeated, whatever member the URL is found in; the literal is
+		// decoded first, so that an escape cannot hide the "@".
+		if s, err := jsonx.Unquote(raw); err == nil {
+			if m := MaskURL(s); m != s {
+				raw = jsonx.Quote(m)
+			}
+		}
+	}
 	if len(raw) <= 60 {
 		return string(raw)
 	}
