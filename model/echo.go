@@ -211,8 +211,8 @@ func escape(s string) string {
 // their limits; a diagnostic built by Errorf, Warningf or Infof is returned
 // unchanged.
 func (d Diagnostic) safe() Diagnostic {
-	d.Object.Kind = escape(d.Object.Kind)
-	d.Object.Namespace = escape(d.Object.Namespace)
+	d.Object.Kind = escape(cutRunes(d.Object.Kind, MaxFieldRunes))
+	d.Object.Namespace = escape(cutRunes(d.Object.Namespace, MaxFieldRunes))
 	d.Object.Name = escape(cutRunes(d.Object.Name, MaxFieldRunes))
 	d.Field = escape(cutRunes(d.Field, MaxFieldRunes))
 	d.Message = capBytes(escape(d.Message), MaxMessageBytes)

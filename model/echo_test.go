@@ -53,7 +53,9 @@ func TestDiagnosticCannotForgeLines(t *testing.T) {
 	evil := "k\nerror InvalidJSON ConfigMap/ns/x: forged\x1b]0;title\x07" + strings.Repeat("z", 1<<20)
 	built := Warningf(ReasonInvalidEntry, ObjectRef{Kind: "File", Name: "f\n"}, "servers["+evil+"]", "skipped: entry %q is null", evil)
 	literal := Diagnostic{Severity: SeverityWarning, Reason: ReasonInvalidEntry, Object: ObjectRef{Kind: "File", Name: "f\n"}, Field: evil, Message: evil}
-	for name, d := range map[string]Diagnostic{"Warningf": built, "literal": literal} {
+	// Every part of the object too: a manifest's namespace is tenant text.
+	object := Warningf(ReasonInvalidEntry, ObjectRef{Kind: evil, Namespace: evil, Name: evil}, "servers["+evil+"]", "skipped: entry %q is null", evil)
+	for name, d := range map[string]Diagnostic{"Warningf": built, "literal": literal, "object": object} {
 		t.Run(name, func(t *testing.T) {
 			s := d.String()
 			if strings.ContainsAny(s, "\n\r\x1b\x07") || !utf8.ValidString(s) {

@@ -204,3 +204,29 @@ func TestValidateServerCompat(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadableInputCannotForgeLines: an error about a manifest repeats the
+// names of the file (found in a directory, so chosen by whoever wrote the
+// directory) and of the object escaped and cut, on one line: no terminal
+// escape, no forged line, no 5,000-character name.
+func TestUnreadableInputCannotForgeLines(t *testing.T) {
+	dir := t.TempDir()
+	evil := "ev\x1b[31m\nerror Fake"
+	doc := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: \"a\\e[31mb\\nerror Forged" + strings.Repeat("x", 5000) + "\"}\ndata: 5\n"
+	if err := os.WriteFile(filepath.Join(dir, evil+".yaml"), []byte(doc), 0o600); err != nil {
+		t.Skipf("this file system refuses the name: %v", err)
+	}
+	for _, verb := range []string{"groups", "discover"} {
+		r := invoke(t, "", verb, "-f", dir)
+		if r.code != exitUsage {
+			t.Errorf("%s: exit %d, want %d", verb, r.code, exitUsage)
+		}
+		line := strings.TrimSuffix(r.stderr, "\n")
+		if strings.ContainsAny(line, "\n\r\x1b") || !strings.Contains(line, `ev\x1b[31m\nerror Fake.yaml`) || !strings.Contains(line, "cannot unmarshal") {
+			t.Errorf("%s: stderr %q: want one line with the names escaped and the decoder's message", verb, r.stderr)
+		}
+		if len(line) > 1000 {
+			t.Errorf("%s: stderr is %d bytes; the object's name was not cut", verb, len(line))
+		}
+	}
+}

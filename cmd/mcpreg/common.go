@@ -102,9 +102,11 @@ func parseFlags(fs *flag.FlagSet, args []string) (positional []string, status in
 	}
 }
 
-// usageError reports bad usage and returns the usage exit status.
+// usageError reports bad usage and returns the usage exit status. The
+// message is escaped and cut as a diagnostic is: it may quote a manifest
+// (an error naming a file found in a directory, or an object).
 func usageError(e *env, format string, args ...any) int {
-	fmt.Fprintf(e.stderr, "mcpreg: "+format+"\n", args...)
+	fmt.Fprintf(e.stderr, "mcpreg: %s\n", model.Sprintf(format, args...))
 	return exitUsage
 }
 

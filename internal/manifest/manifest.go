@@ -17,7 +17,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -98,7 +97,7 @@ func decode(data []byte, source string, fast bool) (*Objects, error) {
 			return o, nil
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: document %d: %v", source, doc, err)
+			return nil, errorf("%s: document %d: %v", source, doc, err)
 		}
 		if blank(chunk) {
 			continue
@@ -128,7 +127,7 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 		if jerr != nil && isDepthError(jerr) {
 			// YAML's own message ("yaml: exceeded max depth") would not
 			// say that the document is JSON nested too deep to read.
-			return fmt.Errorf("%s: document %d: JSON nested more than %d levels deep; no Kubernetes object is, and it is not read", source, doc, maxDecodeDepth)
+			return errorf("%s: document %d: JSON nested more than %d levels deep; no Kubernetes object is, and it is not read", source, doc, maxDecodeDepth)
 		}
 		if len(values) > 0 {
 			// JSON values, then something that is not one: no YAML reads
@@ -136,10 +135,10 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 			// as YAML would keep the first value and drop the rest
 			// without a word — the objects of a cut "kubectl get -o
 			// json" stream among them.
-			return fmt.Errorf("%s: document %d: after %d JSON value(s): %v", source, doc, len(values), jerr)
+			return errorf("%s: document %d: after %d JSON value(s): %v", source, doc, len(values), jerr)
 		}
 		if err := oneYAMLNode(chunk); err != nil {
-			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+			return errorf("%s: document %d: %v", source, doc, err)
 		}
 		if fast {
 			if fo, ok := decodeFastYAML(chunk); ok {
@@ -150,9 +149,9 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 		j, err := yaml.YAMLToJSON(chunk)
 		if err != nil {
 			if isDepthError(err) {
-				return fmt.Errorf("%s: document %d: YAML nested too deep to read (the decoder's limit); no Kubernetes object is", source, doc)
+				return errorf("%s: document %d: YAML nested too deep to read (the decoder's limit); no Kubernetes object is", source, doc)
 			}
-			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+			return errorf("%s: document %d: %v", source, doc, err)
 		}
 		// Converted once; the fast path reads the JSON as decodeValue would.
 		if fast {
@@ -241,7 +240,7 @@ func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) 
 		// A bare JSON array of objects.
 		var items []json.RawMessage
 		if err := json.Unmarshal(trimmed, &items); err != nil {
-			return fmt.Errorf("%s: document %d: %v", source, doc, err)
+			return errorf("%s: document %d: %v", source, doc, err)
 		}
 		for _, it := range items {
 			if err := o.decodeValue(it, source, doc, depth+1); err != nil {
@@ -251,18 +250,18 @@ func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) 
 		return nil
 	}
 	if trimmed[0] != '{' {
-		return fmt.Errorf("%s: document %d: not a Kubernetes object (a YAML mapping with apiVersion and kind)", source, doc)
+		return errorf("%s: document %d: not a Kubernetes object (a YAML mapping with apiVersion and kind)", source, doc)
 	}
 	var tm typeMeta
 	if err := json.Unmarshal(trimmed, &tm); err != nil {
-		return fmt.Errorf("%s: document %d: %v", source, doc, err)
+		return errorf("%s: document %d: %v", source, doc, err)
 	}
 	where := func(err error) error {
 		name := tm.Metadata.Name
 		if tm.Metadata.Namespace != "" {
 			name = tm.Metadata.Namespace + "/" + name
 		}
-		return fmt.Errorf("%s: document %d: %s %s: %v", source, doc, tm.Kind, name, err)
+		return errorf("%s: document %d: %s %s: %v", source, doc, tm.Kind, name, err)
 	}
 	if tm.Kind == "List" || (strings.HasSuffix(tm.Kind, "List") && tm.Items != nil) {
 		if depth >= maxListDepth {
@@ -372,4 +371,12 @@ func (o *Objects) DefaultNamespace(ns string) {
 	for _, x := range o.MCPRegistries {
 		set(&x.ObjectMeta)
 	}
+}
+
+// errorf is fmt.Errorf for errors that repeat the input: a file name from a
+// directory walk, an object's kind, namespace and name, a decoder's message
+// quoting the document. Each is escaped and cut as in a diagnostic, so that
+// an error cannot forge lines of the output or drive a terminal.
+func errorf(format string, args ...any) error {
+	return errors.New(string(model.Sprintf(format, args...)))
 }
