@@ -380,11 +380,26 @@ func comparePrecedence(a, b cand) int {
 		-cmp.Compare(a.m.headers, b.m.headers),
 		-cmp.Compare(a.m.query, b.m.query),
 		ac.Time.Compare(bc.Time),
-		cmp.Compare(a.r.route.Namespace, b.r.route.Namespace),
-		cmp.Compare(a.r.route.Name, b.r.route.Name),
+		compareRouteNames(a.r.route, b.r.route),
 		cmp.Compare(a.m.rule, b.m.rule),
 		cmp.Compare(a.m.match, b.m.match),
 	)
+}
+
+// compareRouteNames orders two routes "alphabetically by
+// {namespace}/{name}", as the string: "team-x/o" comes before "team/r",
+// since "-" sorts before "/", though "team" sorts before "team-x".
+func compareRouteNames(a, b *gwv1.HTTPRoute) int {
+	if a.Namespace == b.Namespace {
+		return strings.Compare(a.Name, b.Name)
+	}
+	n := min(len(a.Namespace), len(b.Namespace))
+	if c := strings.Compare(a.Namespace[:n], b.Namespace[:n]); c != 0 {
+		return c
+	}
+	// One namespace is a prefix of the other: rare enough to build the
+	// strings.
+	return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
 }
 
 func boolRank(b bool) int {
@@ -400,8 +415,7 @@ func boolRank(b bool) int {
 func (g *routeGroup) finish() {
 	if g.big != nil {
 		slices.SortFunc(g.big.regex, func(a, b cand) int {
-			return cmp.Or(cmp.Compare(a.r.route.Namespace, b.r.route.Namespace), cmp.Compare(a.r.route.Name, b.r.route.Name),
-				cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
+			return cmp.Or(compareRouteNames(a.r.route, b.r.route), cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
 		})
 	}
 	if len(g.cands) <= smallGroup {
@@ -429,7 +443,61 @@ func (g *routeGroup) finish() {
 			x.lens[rank] |= 1 << n
 		}
 	}
+	// The first by precedence of each chain, for the requests of MCP
+	// clients: each route's URL check routes a few of them, and a scan of
+	// the chain for each would cost routes × routes when many routes share
+	// a host and path. A chain's matches with header or query conditions
+	// take none of them; of the others, those without a method condition
+	// take every method, and those with one only theirs.
+	// (Each chain's result depends on that chain alone: the order the
+	// heads are taken in does not matter.)
 	g.big = x
+	x.plain = make(map[int32]*chainBest, len(x.last[0])+len(x.last[1]))
+	for _, last := range x.last {
+		for _, head := range last {
+			x.plain[head] = g.chainBest(head)
+		}
+	}
+}
+
+// chainBest is the first by precedence of the matches of a chain of a
+// large group that take a request without headers or query parameters (a
+// plain request): any among those without a method condition, byMethod
+// among those with one, for each method; -1 for none.
+type chainBest struct {
+	any      int32
+	byMethod []methodBest
+}
+
+type methodBest struct {
+	method string
+	at     int32
+}
+
+// chainBest works out the chainBest of the chain that starts at head.
+func (g *routeGroup) chainBest(head int32) *chainBest {
+	cb := &chainBest{any: -1}
+	for i := head; i >= 0; i = g.big.next[i] {
+		c := g.cands[i]
+		if c.m.headers > 0 || c.m.query > 0 {
+			continue
+		}
+		if c.m.method == "" {
+			if cb.any < 0 || comparePrecedence(c, g.cands[cb.any]) < 0 {
+				cb.any = i
+			}
+			continue
+		}
+		// At most the nine methods of HTTPMethod, however long the chain.
+		k := slices.IndexFunc(cb.byMethod, func(b methodBest) bool { return b.method == c.m.method })
+		switch {
+		case k < 0:
+			cb.byMethod = append(cb.byMethod, methodBest{c.m.method, i})
+		case comparePrecedence(c, g.cands[cb.byMethod[k].at]) < 0:
+			cb.byMethod[k].at = i
+		}
+	}
+	return cb
 }
 
 // groupIndex indexes the matches of a large group by match type and value
@@ -443,6 +511,9 @@ type groupIndex struct {
 	// value before cands[i], -1 for none.
 	last [2]map[string]int32
 	next []int32
+	// plain gives, by the start of each chain, the first of its matches by
+	// precedence for plain requests (see chainBest).
+	plain map[int32]*chainBest
 	// lens has bit n set, by type rank, when some value is n bytes long
 	// (n < 63): a path is looked up under each of its prefixes, and most
 	// lengths have no value at all.
@@ -494,8 +565,28 @@ func best(cands []cand, req *Request) (cand, bool) {
 }
 
 // bestOf is best among the cands of the chain of the large group g that
-// starts at i (see groupIndex).
+// starts at i (see groupIndex): for a plain request, from what finish
+// worked out, in constant time.
 func (g *routeGroup) bestOf(i int32, req *Request) (cand, bool) {
+	if i < 0 {
+		return cand{}, false
+	}
+	if cb := g.big.plain[i]; cb != nil && len(req.Headers) == 0 && len(req.Query) == 0 {
+		at := cb.any
+		for _, b := range cb.byMethod {
+			if b.method == req.Method && (at < 0 || comparePrecedence(g.cands[b.at], g.cands[at]) < 0) {
+				at = b.at
+			}
+		}
+		if at < 0 {
+			return cand{}, false
+		}
+		if c := g.cands[at]; c.m.takesRequest(req) {
+			return c, true
+		}
+		// Not reached: every match of a chain takes the paths it is
+		// looked up for. The scan below is the reference.
+	}
 	var b cand
 	found := false
 	for ; i >= 0; i = g.big.next[i] {

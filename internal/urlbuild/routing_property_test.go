@@ -178,7 +178,8 @@ func TestPropertyRouteRequestMatchesReference(t *testing.T) {
 		t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 		var routes []*gwv1.HTTPRoute
 		for ri := range rapid.IntRange(smallGroup+1, 20).Draw(t, "routes") {
-			r := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("r%02d", ri), Namespace: rapid.SampledFrom([]string{"a", "b"}).Draw(t, "ns"),
+			// "a" is a prefix of "a-b", which sorts first as "{namespace}/{name}".
+			r := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("r%02d", ri), Namespace: rapid.SampledFrom([]string{"a", "a-b", "b"}).Draw(t, "ns"),
 				CreationTimestamp: metav1.NewTime(t0.Add(time.Duration(rapid.IntRange(0, 3).Draw(t, "age")) * time.Hour))}}
 			r.Spec.ParentRefs = []gwv1.ParentReference{ref}
 			r.Status.Parents = []gwv1.RouteParentStatus{{ParentRef: ref, ControllerName: "example.net/c",
@@ -191,6 +192,14 @@ func TestPropertyRouteRequestMatchesReference(t *testing.T) {
 				}}
 				if mt := rapid.SampledFrom([]string{"", "GET", "POST"}).Draw(t, "method"); mt != "" {
 					m.Method = ptr(gwv1.HTTPMethod(mt))
+				}
+				// A header or query condition, which the requests (plain,
+				// as an MCP client's) never meet.
+				switch rapid.IntRange(0, 5).Draw(t, "condition") {
+				case 0:
+					m.Headers = []gwv1.HTTPHeaderMatch{{Name: "X-A", Value: "1"}}
+				case 1:
+					m.QueryParams = []gwv1.HTTPQueryParamMatch{{Name: "a", Value: "1"}}
 				}
 				rule.Matches = append(rule.Matches, m)
 			}
@@ -216,7 +225,8 @@ type refWinner struct {
 }
 
 // referenceRoute is the test's own reading of HTTPRouteRule.Matches
-// precedence over routes of one rule each, for requests without headers.
+// precedence over routes of one rule each, for requests without headers or
+// query parameters.
 func referenceRoute(routes []*gwv1.HTTPRoute, req Request) (refWinner, bool) {
 	type key struct {
 		exact             bool
@@ -238,10 +248,8 @@ func referenceRoute(routes []*gwv1.HTTPRoute, req Request) (refWinner, bool) {
 			return a.method
 		case !a.created.Equal(b.created):
 			return a.created.Before(b.created)
-		case a.ns != b.ns:
-			return a.ns < b.ns
-		case a.name != b.name:
-			return a.name < b.name
+		case a.ns+"/"+a.name != b.ns+"/"+b.name:
+			return a.ns+"/"+a.name < b.ns+"/"+b.name
 		}
 		return a.match < b.match
 	}
@@ -250,7 +258,7 @@ func referenceRoute(routes []*gwv1.HTTPRoute, req Request) (refWinner, bool) {
 	found := false
 	for _, r := range routes {
 		for mi, m := range r.Spec.Rules[0].Matches {
-			if m.Method != nil && string(*m.Method) != req.Method {
+			if m.Method != nil && string(*m.Method) != req.Method || len(m.Headers) > 0 || len(m.QueryParams) > 0 {
 				continue
 			}
 			v := *m.Path.Value
