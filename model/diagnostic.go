@@ -446,6 +446,16 @@ func (ds Diagnostics) HasErrors() bool {
 	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == SeverityError })
 }
 
+// Count returns how many problems the diagnostics stand for: each counts
+// one, a summary the number it stands for (Diagnostic.Count).
+func (ds Diagnostics) Count() int {
+	n := 0
+	for _, d := range ds {
+		n += d.Count()
+	}
+	return n
+}
+
 // WithReason returns the diagnostics with the given reason, in order.
 func (ds Diagnostics) WithReason(r Reason) Diagnostics {
 	var out Diagnostics

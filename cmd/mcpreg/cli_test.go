@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,6 +152,16 @@ func TestValidate(t *testing.T) {
 	legacy := writeFile(t, "legacy.json", `{"servers":{"x":{"image":"i","description":"d"}}}`)
 	if r := invoke(t, "", "validate", legacy); r.code != exitError || !strings.Contains(r.stderr, "UnknownFormat") {
 		t.Errorf("legacy data: %+v", r)
+	}
+	// The summary line counts every error, those a summary diagnostic
+	// stands for included: 25 bad entries are 10 listed and a summary of 15.
+	var bad []string
+	for i := range 25 {
+		bad = append(bad, fmt.Sprintf(`{"name":"io.github.acme/s%d","description":"d","version":"1.0.0","remotes":[{"type":"bogus","url":"https://a.example/%d"}]}`, i, i))
+	}
+	many := writeFile(t, "many.json", doc(strings.Join(bad, ",")))
+	if r := invoke(t, "", "validate", many); r.code != exitError || !strings.Contains(r.stderr, "15 more InvalidEntry") || !strings.HasSuffix(r.stderr, many+": invalid (25 errors)\n") {
+		t.Errorf("25 bad entries: want a summary of 15 and a count of 25, got %+v", r)
 	}
 }
 

@@ -277,7 +277,7 @@ func emitWith(e *env, c *common, write func(io.Writer) error, ds model.Diagnosti
 					reasons = append(reasons, string(d.Reason))
 				}
 			}
-			fmt.Fprintf(e.stderr, "mcpreg: no document written: %s (%s)\n", plural(len(errs), "error"), strings.Join(reasons, ", "))
+			fmt.Fprintf(e.stderr, "mcpreg: no document written: %s (%s)\n", plural(errs.Count(), "error"), strings.Join(reasons, ", "))
 		}
 		return exitError
 	}

@@ -80,8 +80,8 @@ func runValidate(e *env, args []string) int {
 	report(e, &c, ds)
 	if ds.HasErrors() {
 		if c.diagnostics == "text" {
-			n := len(ds.WithSeverity(model.SeverityError))
-			fmt.Fprintf(e.stderr, "%s: invalid (%d errors)\n", src.Name, n)
+			n := ds.WithSeverity(model.SeverityError).Count()
+			fmt.Fprintf(e.stderr, "%s: invalid (%s)\n", src.Name, plural(n, "error"))
 		}
 		return exitError
 	}
