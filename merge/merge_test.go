@@ -356,9 +356,19 @@ func TestConfigMapEntry(t *testing.T) {
 	if _, err := ConfigMapEntry(reg, ""); err == nil || !strings.Contains(err.Error(), "2 entries") {
 		t.Errorf(`ConfigMapEntry("") with two candidates: error = %v`, err)
 	}
-	reg.Spec.Registries[1].ConfigMapRef = cmRef("cm", "")
-	if _, err := ForRegistry(reg, "sel", nil, Options{}); err == nil {
-		t.Error("ForRegistry accepted an entry with both configMapRef and configMapSelector")
+	// An entry with several sources, one of them a ConfigMap: no result,
+	// and an Error that says why (as the API server's validation would).
+	for name, set := range map[string]func(c *model.MCPRegistryConfig){
+		"configMapRef and configMapSelector": func(c *model.MCPRegistryConfig) { c.ConfigMapRef = cmRef("cm", "") },
+		"configMapSelector and git":          func(c *model.MCPRegistryConfig) { c.Git = &model.GitSource{Repository: "https://x"} },
+	} {
+		bad := reg.DeepCopy()
+		set(&bad.Spec.Registries[1])
+		res, err := ForRegistry(bad, "sel", nil, Options{})
+		errs := res.Diagnostics.WithSeverity(model.SeverityError)
+		if err != nil || res.Registry != nil || len(errs) != 1 || errs[0].Reason != model.ReasonSourceNotMergeable || errs[0].Field != "spec.registries[1]" {
+			t.Errorf("ForRegistry of an entry with %s: %v, registry %v, diagnostics %v; want one SourceNotMergeable error on spec.registries[1]", name, err, res.Registry != nil, res.Diagnostics)
+		}
 	}
 	reg.Spec.Registries = reg.Spec.Registries[:1]
 	if _, err := ConfigMapEntry(reg, ""); err == nil {

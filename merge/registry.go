@@ -200,10 +200,12 @@ func quoteCapped(s string, n int) string {
 // can be written, so Result.ConfigMap stays nil.
 //
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
-// for an entry that cannot be merged at all (missing, several candidates, no
-// ConfigMap source, or both configMapRef and configMapSelector) and for an
-// Options.GeneratedBy that is not a valid label value; everything about the
-// data is a diagnostic on the MCPRegistry or a ConfigMap.
+// for an entry that cannot be found (missing, several candidates, no
+// ConfigMap source) and for an Options.GeneratedBy that is not a valid label
+// value; everything about the objects is a diagnostic on the MCPRegistry or
+// a ConfigMap: an entry that sets a ConfigMap source and another (which the
+// API server's validation refuses) gives no result and a SourceNotMergeable
+// Error.
 func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.ConfigMap, opts Options) (Result, error) {
 	if err := checkGeneratedBy(opts); err != nil {
 		return Result{}, err
@@ -212,13 +214,16 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	if err != nil {
 		return Result{}, err
 	}
-	c := &reg.Spec.Registries[i]
 	owner := registryOwner(reg)
-	if c.ConfigMapRef != nil && c.ConfigMapSelector != nil {
-		return Result{}, fmt.Errorf("%s: entry %q sets both configMapRef and configMapSelector; exactly one source is allowed", owner, c.Name)
-	}
 	src, ds, ok := entrySource(reg, owner, i)
 	if !ok {
+		// The entry asked for cannot be merged (it sets several sources, as
+		// the API server's validation refuses): there is no result, which
+		// is an Error, though SourcesFor, listing every entry, warns and
+		// goes on with the others.
+		for k := range ds {
+			ds[k].Severity = model.SeverityError
+		}
 		return Result{Diagnostics: ds}, nil
 	}
 	res := Merge(src, configMaps, opts)

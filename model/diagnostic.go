@@ -151,6 +151,8 @@ const (
 	// is a git repository, a registry API or a PersistentVolumeClaim:
 	// ToolHive's registry server reads those itself, so there is nothing to
 	// merge here. The entry is valid and is left out of the merge sources.
+	// An entry with no source or several is reported under it too, as a
+	// Warning, or as an Error when that entry is the one to merge.
 	ReasonSourceNotMergeable Reason = "SourceNotMergeable"
 	// ReasonNoConfigMapSource (Warning) is an MCPRegistry that names no
 	// ConfigMap source at all: the v1beta1 shape, whose spec.configYAML is

@@ -263,13 +263,10 @@ func emitRegistry(e *env, c *common, reg *model.Registry, ds model.Diagnostics) 
 // emitWith is emit with the document written by write; nil for none.
 func emitWith(e *env, c *common, write func(io.Writer) error, ds model.Diagnostics) int {
 	report(e, c, ds)
-	if write == nil {
-		return exitError
-	}
 	// Any Error stops the verb: the document a library function still
 	// returns alongside one (an output ConfigMap over 1 MiB, say) is not one
 	// to apply, so it is not written and the exit status is 1.
-	if errs := ds.WithSeverity(model.SeverityError); len(errs) > 0 {
+	if errs := ds.WithSeverity(model.SeverityError); len(errs) > 0 || write == nil {
 		if c.diagnostics == "text" {
 			var reasons []string
 			for _, d := range errs {
@@ -277,7 +274,13 @@ func emitWith(e *env, c *common, write func(io.Writer) error, ds model.Diagnosti
 					reasons = append(reasons, string(d.Reason))
 				}
 			}
-			fmt.Fprintf(e.stderr, "mcpreg: no document written: %s (%s)\n", plural(errs.Count(), "error"), strings.Join(reasons, ", "))
+			if len(errs) > 0 {
+				fmt.Fprintf(e.stderr, "mcpreg: no document written: %s (%s)\n", plural(errs.Count(), "error"), strings.Join(reasons, ", "))
+			} else {
+				// Not reached by the verbs: each result without a document
+				// comes with an Error saying why.
+				fmt.Fprintln(e.stderr, "mcpreg: no document written")
+			}
 		}
 		return exitError
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,6 +87,22 @@ func discoverCaseFlags(t *testing.T, dir string) []string {
 // without servers.
 const emptyNotice = "mcpreg: no document written: 1 error (EmptyRegistry)\n"
 
+// noDocumentNotice is the line the CLI adds after diagnostics with errors,
+// when it writes no document.
+func noDocumentNotice(diags string) string {
+	var reasons []string
+	n := 0
+	for line := range strings.Lines(diags) {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "error" {
+			n++
+			if !slices.Contains(reasons, f[1]) {
+				reasons = append(reasons, f[1])
+			}
+		}
+	}
+	return fmt.Sprintf("mcpreg: no document written: %s (%s)\n", plural(n, "error"), strings.Join(reasons, ", "))
+}
+
 // TestDiscoverGolden runs 'mcpreg discover' on every library golden case
 // (testdata/discovery): the CLI prints what the library computes.
 func TestDiscoverGolden(t *testing.T) {
@@ -102,7 +119,10 @@ func TestDiscoverGolden(t *testing.T) {
 			wantDiags := readGoldenFile(t, filepath.Join(dir, "want-diagnostics.txt"))
 			wantCode := exitOK
 			if want == "null\n" {
+				// No document: the CLI says so after the diagnostics, with
+				// the number of errors and their reasons.
 				want, wantCode = "", exitError
+				wantDiags += noDocumentNotice(wantDiags)
 			}
 			if strings.Contains(wantDiags, " EmptyRegistry ") {
 				// An empty document is not printed, and the CLI says so.
