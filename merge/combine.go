@@ -737,13 +737,19 @@ func (m *merger) combine() Result {
 		}
 	}
 
-	// Filter, then remote URLs, for the special entries; the others were
-	// settled when read.
+	// Remote URLs, then the filter, for the special entries; the others
+	// were settled when read. In this order the filter only ever removes:
+	// an entry that lost its URL to one the filter then removes stays out
+	// (excluding the first could otherwise bring the second in).
 	var filtered, kept []*entry
 	for _, e := range special {
-		if !e.keep {
-			continue
+		if e.keep {
+			kept = append(kept, e)
 		}
+	}
+	kept = m.dedupeRemoteURLs(kept)
+	passed := kept[:0]
+	for _, e := range kept {
 		pass := e.pass
 		if e.out != e.s {
 			pass = m.filter.Match(e.out)
@@ -753,9 +759,9 @@ func (m *merger) combine() Result {
 			filtered = append(filtered, e)
 			continue
 		}
-		kept = append(kept, e)
+		passed = append(passed, e)
 	}
-	kept = m.dedupeRemoteURLs(kept)
+	kept = passed
 	byName := func(a, b *entry) int {
 		return cmp.Or(strings.Compare(a.out.Name(), b.out.Name()), strings.Compare(a.ver, b.ver))
 	}

@@ -284,9 +284,9 @@ func TestMergeProperties(t *testing.T) {
 				t.Fatal("two merges of the same input differ")
 			}
 		} else {
-			// The filtered output is the unfiltered one minus Filtered,
-			// except servers a shared remote URL dropped only in one of them.
-			// With StrategyVersions a name may be kept in one version and
+			// The filtered output is the unfiltered one minus Filtered: the
+			// filter runs last, so it only ever removes. With
+			// StrategyVersions a name may be kept in one version and
 			// filtered in another (the tag filter sees each entry).
 			kept := map[string]bool{}
 			keptIDs := map[string]bool{}
@@ -302,8 +302,25 @@ func TestMergeProperties(t *testing.T) {
 				}
 			}
 			for _, s := range all.Registry.Servers {
-				if !keptIDs[serverID(s)] && !slices.Contains(res.Filtered, s.Name()) && len(res.Diagnostics.WithReason(model.ReasonDuplicateRemoteURL)) == 0 {
+				if !keptIDs[serverID(s)] && !slices.Contains(res.Filtered, s.Name()) {
 					t.Fatalf("%q vanished with the filter but is not in Filtered %v", s.Name(), res.Filtered)
+				}
+			}
+			for _, s := range res.Registry.Servers {
+				if inAll[serverID(s)] != s.Name() {
+					t.Fatalf("the filter brought in %q (entry %s), which the merge without it does not give", s.Name(), serverID(s))
+				}
+			}
+			// Adding an exclude never adds servers.
+			more := *f
+			names := *f.Names
+			names.Exclude = append(slices.Clone(names.Exclude), rapid.SampledFrom([]string{"*alpha*", "io.ex/*", "cm-a/*", "*beta"}).Draw(t, "moreExclude"))
+			more.Names = &names
+			narrower := in
+			narrower.Filter = &more
+			for _, s := range mergeIn(narrower).Registry.Servers {
+				if !keptIDs[serverID(s)] {
+					t.Fatalf("adding an exclude brought in %q (entry %s)", s.Name(), serverID(s))
 				}
 			}
 		}
