@@ -158,7 +158,12 @@ func sibling(p string) string {
 // url returns the path to publish for rule path rp through origin o: rp's
 // own when every client request to it reaches the backend, else, for a
 // PathPrefix whose bare prefix another rule takes, the prefix with a
-// trailing "/" when that works; false and a diagnostic when neither does.
+// trailing "/" when its requests reach the backend and either the prefix
+// is written so (PathPrefix "/match/": the URL is the prefix as written)
+// or the backend receives the very path the bare prefix's requests would
+// (a ReplaceFullPath rewrite); false and a diagnostic when none does. A
+// prefix written without the "/" does not fall back: the backend would
+// receive another path than the one the URL promises.
 func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	if !c.memo || c.memoPath != rp {
 		if c.opts.EndpointPath != "" {
@@ -182,7 +187,8 @@ func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	m := c.match(rp.Match)
 	if typ, value := DefaultPathMatch(m); typ == gwv1.PathMatchPathPrefix && rp.Path != "/" && rp.Path == prefixBase(strings.TrimRight(value, "/")) {
 		alt := rp.Path + "/"
-		if b2, err := Rewrite(alt, m.Path, c.rewrite); err == nil && (c.opts.EndpointPath == "" || b2 == b) {
+		asWritten := c.opts.EndpointPath == "" && strings.HasSuffix(value, "/")
+		if b2, err := Rewrite(alt, m.Path, c.rewrite); err == nil && (b2 == b || asWritten) {
 			c.cur = clientRequest{path: alt, backend: b2}
 			if _, ok := c.try(o, alt, b2); ok {
 				return alt, model.Diagnostic{}, true

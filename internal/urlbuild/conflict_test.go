@@ -2,6 +2,7 @@ package urlbuild
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,5 +103,64 @@ func acceptedRoute(ref gwv1.ParentReference) *gwv1.HTTPRoute {
 			ParentRef: ref, ControllerName: "example.net/c",
 			Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}},
 		}}}},
+	}
+}
+
+// TestShadowedPrefixFallsBackOnlyAsWritten: when another route's Exact match
+// takes a PathPrefix rule's bare prefix, the URL falls back to the prefix
+// with a trailing "/" only where that is the prefix as written, or where the
+// backend receives the very path the bare prefix would give it; otherwise
+// no URL, ShadowedByRoute.
+func TestShadowedPrefixFallsBackOnlyAsWritten(t *testing.T) {
+	all := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}
+	gw := &gwv1.Gateway{
+		ObjectMeta: metav1.ObjectMeta{Name: "gw", Namespace: "infra"},
+		Spec:       gwv1.GatewaySpec{Listeners: []gwv1.Listener{{Name: "https", Protocol: gwv1.HTTPSProtocolType, Port: 443, AllowedRoutes: all}}},
+		Status:     gwv1.GatewayStatus{Addresses: []gwv1.GatewayStatusAddress{{Type: ptr(gwv1.HostnameAddressType), Value: "gw.example.com"}}},
+	}
+	ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
+	other := acceptedRoute(ref)
+	other.Name = "other"
+	other.Spec.Rules = []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: exactMatch("/a")}},
+		BackendRefs: []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{Name: "web"}}}}}}
+	for _, tc := range []struct {
+		name    string
+		prefix  string
+		rewrite *gwv1.HTTPURLRewriteFilter
+		want    string // "" for no URL
+	}{
+		{"prefix without slash", "/a", nil, ""},
+		{"prefix without slash, ReplacePrefixMatch", "/a", replacePrefix("/mcp"), ""},
+		{"prefix as written with slash", "/a/", nil, "https://gw.example.com/a/"},
+		{"prefix without slash, ReplaceFullPath", "/a", replaceFull("/mcp"), "https://gw.example.com/a/"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := acceptedRoute(ref)
+			r.Spec.Rules[0].Matches[0].Path = prefixMatch(tc.prefix)
+			r.Spec.Rules[0].BackendRefs = []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{Name: "mcp-a-proxy"}}}}
+			if tc.rewrite != nil {
+				r.Spec.Rules[0].Filters = []gwv1.HTTPRouteFilter{{Type: gwv1.HTTPRouteFilterURLRewrite, URLRewrite: tc.rewrite}}
+			}
+			a := NewIndex([]*gwv1.Gateway{gw}, nil, r, other).Attach(r)
+			urls, ds := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			var got []string
+			for _, u := range urls {
+				got = append(got, u.URL)
+			}
+			var want []string
+			if tc.want != "" {
+				want = []string{tc.want}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("URLs %v, want %v", got, want)
+			}
+			shadowed := false
+			for _, d := range ds {
+				shadowed = shadowed || d.Reason == model.ReasonShadowedByRoute
+			}
+			if shadowed != (tc.want == "") {
+				t.Errorf("ShadowedByRoute %v, want %v: %v", shadowed, tc.want == "", ds)
+			}
+		})
 	}
 }
