@@ -98,6 +98,11 @@ type Attachment struct {
 	recvHost  string
 	recvPort  gwv1.PortNumber
 	recvHTTPS bool
+	// twins are the origins the compaction of Origins dropped that come
+	// from another Gateway than the origin of the same scheme, host and
+	// port that stands for them: a client may reach either Gateway for
+	// that host (DNS decides), so a URL is checked through each.
+	twins []Origin
 	// originBuf holds the origin of a route with one, the common case, so
 	// that an Attachment usually takes one allocation (and a small one: it
 	// is made per route).
@@ -139,7 +144,7 @@ func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 	// shows it.
 	a.Route = model.ObjectRef{Kind: KindHTTPRoute, Namespace: route.Namespace, Name: route.Name}
 	a.Origins, a.Diagnostics = nil, a.Diagnostics[:0]
-	a.route, a.ix, a.entry = route, ix, nil
+	a.route, a.ix, a.entry, a.twins = route, ix, nil, nil
 	a.recv, a.recvG, a.recvVia, a.recvHost, a.recvPort, a.recvHTTPS = nil, nil, nil, "", 0, false
 	if ix != nil {
 		if e := ix.entryOf(i); e != nil && e.route == route {
@@ -174,10 +179,10 @@ func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 	slices.SortFunc(a.Origins, Origin.compare)
 	// One origin per scheme://host:port: several listeners of one port may
 	// give the same (listeners with one hostname conflict; a Gateway
-	// reached through two parentRefs), and the first stands for them.
-	a.Origins = slices.CompactFunc(a.Origins, func(x, y Origin) bool {
-		return x.Scheme == y.Scheme && x.Host == y.Host && x.Port == y.Port
-	})
+	// reached through two parentRefs), and the first stands for them. The
+	// same origin through another Gateway is kept apart as a twin: the URL
+	// must work through it too.
+	a.Origins = compactOrigins(a, a.Origins)
 	if len(a.Diagnostics) > 0 {
 		a.Diagnostics.Sort() // most routes have none
 	}
@@ -187,6 +192,47 @@ func (ix *Index) AttachAt(a *Attachment, route *gwv1.HTTPRoute, i int) {
 	if ix != nil {
 		ix.scratch.Put(sc)
 	}
+}
+
+// compactOrigins keeps the first of each run of sorted origins of one
+// scheme, host and port, appending to a.twins those of the run on other
+// Gateways than the first's (one per Gateway).
+func compactOrigins(a *Attachment, os []Origin) []Origin {
+	if len(os) < 2 {
+		return os
+	}
+	kept := os[:1]
+	for _, o := range os[1:] {
+		k := &kept[len(kept)-1]
+		if o.Scheme != k.Scheme || o.Host != k.Host || o.Port != k.Port {
+			kept = append(kept, o)
+			continue
+		}
+		if o.Gateway == k.Gateway {
+			continue
+		}
+		if n := len(a.twins); n > 0 && a.twins[n-1].Gateway == o.Gateway && a.twins[n-1].Host == o.Host &&
+			a.twins[n-1].Scheme == o.Scheme && a.twins[n-1].Port == o.Port {
+			continue
+		}
+		a.twins = append(a.twins, o)
+	}
+	clear(os[len(kept):])
+	return kept
+}
+
+// twinsOf returns the twins of origin o (see Attachment.twins).
+func (a *Attachment) twinsOf(o Origin) []Origin {
+	if len(a.twins) == 0 {
+		return nil
+	}
+	var out []Origin
+	for _, t := range a.twins {
+		if t.Scheme == o.Scheme && t.Host == o.Host && t.Port == o.Port && t.Gateway != o.Gateway {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // attachScratch is the scratch space of one Attach: hostname intersections
@@ -442,7 +488,7 @@ func (st *attachState) keepReachable() {
 // diagnostics (keepReachable then knows the origin's listeners), and the
 // origin's listener receives its requests.
 func (a *Attachment) memo() attachMemo {
-	if len(a.Origins) != 1 || len(a.Diagnostics) != 0 || a.recvVia == nil || a.recv != a.recvVia || a.recvG != a.recvVia.gw {
+	if len(a.Origins) != 1 || len(a.Diagnostics) != 0 || len(a.twins) != 0 || a.recvVia == nil || a.recv != a.recvVia || a.recvG != a.recvVia.gw {
 		return attachMemo{}
 	}
 	o := &a.Origins[0]

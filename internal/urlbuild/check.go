@@ -198,6 +198,22 @@ func (c *urlCheck) url(o Origin, rp RulePath) (string, model.Diagnostic, bool) {
 	return "", d, false
 }
 
+// also checks the path url chose for rule path rp through another origin,
+// o, of the same scheme, host and port: the client requests for it must
+// reach the backend, at the same backend path, through o's Gateway too.
+// url must have been called for rp just before.
+func (c *urlCheck) also(o Origin, rp RulePath, path string) (model.Diagnostic, bool) {
+	b := c.memoB
+	if path != rp.Path {
+		var err error
+		if b, err = Rewrite(path, c.match(rp.Match).Path, c.rewrite); err != nil {
+			return model.Warningf(model.ReasonUnsupportedPathMatch, c.a.Route, c.field(rp.Match), "%s", err.Error()), false
+		}
+	}
+	c.cur, c.curMatch = clientRequest{path: path, backend: b}, rp.Match
+	return c.try(o, path, b)
+}
+
 // match returns match mi of the rule (the default match for -1).
 func (c *urlCheck) match(mi int) gwv1.HTTPRouteMatch {
 	ms := DefaultMatches(*c.rule)

@@ -164,3 +164,78 @@ func TestShadowedPrefixFallsBackOnlyAsWritten(t *testing.T) {
 		})
 	}
 }
+
+// TestURLCheckedThroughEveryGateway: a route attached to two Gateways that
+// both serve its host gives one URL, which a client may reach through
+// either Gateway (DNS decides): it is published only when its requests
+// reach the backend through both, whichever Gateway sorts first.
+func TestURLCheckedThroughEveryGateway(t *testing.T) {
+	all := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}
+	gateway := func(name, addr string) *gwv1.Gateway {
+		return &gwv1.Gateway{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "infra"},
+			Spec:       gwv1.GatewaySpec{Listeners: []gwv1.Listener{{Name: "https", Protocol: gwv1.HTTPSProtocolType, Port: 443, AllowedRoutes: all}}},
+			Status:     gwv1.GatewayStatus{Addresses: []gwv1.GatewayStatusAddress{{Type: ptr(gwv1.IPAddressType), Value: addr}}},
+		}
+	}
+	gws := []*gwv1.Gateway{gateway("gw1", "203.0.113.1"), gateway("gw2", "203.0.113.2")}
+	refTo := func(name string) gwv1.ParentReference {
+		return gwv1.ParentReference{Name: gwv1.ObjectName(name), Namespace: ptr(gwv1.Namespace("infra"))}
+	}
+	onBoth := func() *gwv1.HTTPRoute {
+		r := acceptedRoute(refTo("gw1"))
+		second := acceptedRoute(refTo("gw2"))
+		r.Spec.ParentRefs = append(r.Spec.ParentRefs, refTo("gw2"))
+		r.Status.Parents = append(r.Status.Parents, second.Status.Parents...)
+		r.Spec.Hostnames = []gwv1.Hostname{"mcp.example.com"}
+		r.Spec.Rules[0].BackendRefs = []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{Name: "mcp-a-proxy"}}}}
+		return r
+	}
+	shadow := func(gw string) *gwv1.HTTPRoute {
+		o := acceptedRoute(refTo(gw))
+		o.Name = "other"
+		o.Spec.Hostnames = []gwv1.Hostname{"mcp.example.com"}
+		o.Spec.Rules = []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: exactMatch("/mcp")}},
+			BackendRefs: []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{Name: "web"}}}}}}
+		return o
+	}
+	for _, tc := range []struct {
+		name     string
+		shadowOn string // "" for no other route
+		want     []string
+	}{
+		{"no other route", "", []string{"https://mcp.example.com/mcp"}},
+		{"shadowed on the first Gateway", "gw1", nil},
+		{"shadowed on the second Gateway", "gw2", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := onBoth()
+			routes := []*gwv1.HTTPRoute{r}
+			if tc.shadowOn != "" {
+				routes = append(routes, shadow(tc.shadowOn))
+			}
+			a := NewIndex(gws, nil, routes...).Attach(r)
+			urls, ds := a.RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			var got []string
+			for _, u := range urls {
+				got = append(got, u.URL)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("URLs %v, want %v", got, tc.want)
+			}
+			named := 0
+			for _, d := range ds {
+				if d.Reason == model.ReasonShadowedByRoute && strings.Contains(d.Message, "Gateway infra/"+tc.shadowOn) {
+					named++
+				}
+			}
+			want := 0
+			if tc.shadowOn != "" {
+				want = 1
+			}
+			if named != want {
+				t.Errorf("%d ShadowedByRoute naming Gateway %s, want %d: %v", named, tc.shadowOn, want, ds)
+			}
+		})
+	}
+}

@@ -237,6 +237,20 @@ func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 					ds = append(ds, d)
 					continue
 				}
+				// The same URL through another Gateway the route is
+				// attached to: a client may reach that one instead.
+				if twins := a.twinsOf(o); len(twins) > 0 {
+					failed := false
+					for _, t := range twins {
+						if d, ok := chk.also(t, p, path); !ok {
+							ds, failed = append(ds, d), true
+							break
+						}
+					}
+					if failed {
+						continue
+					}
+				}
 			}
 			u := joined
 			if u == "" || path != p.Path {
