@@ -573,6 +573,23 @@ func (l *listenerEntry) admits(routeNS, gatewayNS string, ns *routeNamespace) bo
 	return false
 }
 
+// mayAdmit is admits for a route that competes for requests, whose status
+// says the listener's Gateway accepted it: a Selector listener that admits
+// namespaces by labels admits it as well when its Namespace is not in the
+// snapshot (a partial dump), since the controller, which knows the labels,
+// accepted it. A route's own URLs still need the Namespace (admits): a URL
+// is published only on what the snapshot shows.
+func (l *listenerEntry) mayAdmit(routeNS, gatewayNS string, ns *routeNamespace) bool {
+	if l.admits(routeNS, gatewayNS, ns) {
+		return true
+	}
+	if !l.allowsHTTPRoute || l.from != gwv1.NamespacesFromSelector || l.selector == nil {
+		return false
+	}
+	_, known := ns.labels()
+	return !known
+}
+
 // routeNamespace is the Namespace of a route, whose labels are looked up
 // the first time a listener's allowedRoutes needs them: most listeners
 // (Same, All) do not.

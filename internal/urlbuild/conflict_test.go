@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -235,6 +237,51 @@ func TestURLCheckedThroughEveryGateway(t *testing.T) {
 			}
 			if named != want {
 				t.Errorf("%d ShadowedByRoute naming Gateway %s, want %d: %v", named, tc.shadowOn, want, ds)
+			}
+		})
+	}
+}
+
+// TestCompetitorWithUnknownNamespace: on a listener that admits namespaces
+// by selector, another route whose status says the Gateway accepted it
+// competes for requests even when its Namespace is not in the snapshot (the
+// controller knew its labels); a Namespace whose labels the selector does
+// not match keeps it out.
+func TestCompetitorWithUnknownNamespace(t *testing.T) {
+	from := gwv1.NamespacesFromSelector
+	sel := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: &from,
+		Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"gw-access": "yes"}}}}
+	gw := &gwv1.Gateway{
+		ObjectMeta: metav1.ObjectMeta{Name: "gw", Namespace: "infra"},
+		Spec:       gwv1.GatewaySpec{Listeners: []gwv1.Listener{{Name: "https", Protocol: gwv1.HTTPSProtocolType, Port: 443, AllowedRoutes: sel}}},
+		Status:     gwv1.GatewayStatus{Addresses: []gwv1.GatewayStatusAddress{{Type: ptr(gwv1.HostnameAddressType), Value: "gw.example.com"}}},
+	}
+	ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
+	team := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team", Labels: map[string]string{"gw-access": "yes"}}}
+	r := acceptedRoute(ref)
+	o := acceptedRoute(ref)
+	o.Name, o.Namespace = "o", "web"
+	o.Spec.Rules = []gwv1.HTTPRouteRule{{Matches: []gwv1.HTTPRouteMatch{{Path: prefixMatch("/mcp")}},
+		BackendRefs: []gwv1.HTTPBackendRef{{BackendRef: gwv1.BackendRef{BackendObjectReference: gwv1.BackendObjectReference{Name: "web"}}}}}}
+	r.CreationTimestamp = metav1.NewTime(time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC))
+	o.CreationTimestamp = metav1.NewTime(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)) // older: wins ties
+	for _, tc := range []struct {
+		name string
+		web  *corev1.Namespace
+		urls int
+	}{
+		{"web unknown", nil, 0},
+		{"web not selected", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "web"}}, 1},
+		{"web selected", &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "web", Labels: map[string]string{"gw-access": "yes"}}}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			nss := []*corev1.Namespace{team}
+			if tc.web != nil {
+				nss = append(nss, tc.web)
+			}
+			urls, ds := NewIndex([]*gwv1.Gateway{gw}, nss, r, o).Attach(r).RuleURLs(0, RuleOptions{Transport: TransportStreamableHTTP})
+			if len(urls) != tc.urls {
+				t.Errorf("%d URLs, want %d: %v %v", len(urls), tc.urls, urls, ds)
 			}
 		})
 	}

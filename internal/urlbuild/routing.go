@@ -854,7 +854,7 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 				l := &g.listeners[li]
 				// A listener whose port, protocol and hostname another one
 				// (first by name) has receives no requests: it gets no routes.
-				if !l.selectable(key) || l.mark == *mark || !l.receives || !l.admits(r.Namespace, g.namespace, &routeNS) {
+				if !l.selectable(key) || l.mark == *mark || !l.receives || !l.mayAdmit(r.Namespace, g.namespace, &routeNS) {
 					continue
 				}
 				keys = routeHostKeys(keys[:0], hostnames, l.hostname)
