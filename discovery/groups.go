@@ -8,6 +8,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -60,12 +61,17 @@ type GroupsResult struct {
 // MCPRemoteProxy, VirtualMCPServer, MCPServerEntry) whose groupRef names
 // a group that does not exist gets a GroupRefNotFound warning and a False
 // GroupRefValidated condition. now is the conditions' lastTransitionTime.
-// Objects listed twice count once.
+// Objects listed twice count once: an MCPGroup by its highest generation;
+// an MCP resource by the copy Discover uses (UID, then content), with a
+// DuplicateName warning when the copies differ. An MCPGroup without a name
+// is left out.
 func Groups(snap Snapshot, now time.Time) GroupsResult {
 	type key struct{ namespace, name string }
 	groups := map[key]*model.MCPGroup{}
 	for _, g := range snap.MCPGroups {
-		if g == nil {
+		// A group without a name is no object the API server holds, and no
+		// groupRef can name it.
+		if g == nil || g.Name == "" {
 			continue
 		}
 		k := key{g.Namespace, g.Name}
@@ -91,45 +97,38 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", model.Echo(group), meta.Namespace),
 		}})
 	}
-	for _, s := range snap.MCPServers {
-		if s == nil || s.Group() == "" {
+	// Copies of one resource (the same kind, namespace and name) count once,
+	// as discovery keeps them: the first by UID, then content, with a
+	// DuplicateName warning when they differ. Otherwise one server listed
+	// twice with two groupRefs would be a member of both.
+	ix, dups := indexResources(&snap, &config{selector: labels.Everything()})
+	res.Diagnostics = append(res.Diagnostics, dups...)
+	for _, r := range ix.all {
+		var meta *metav1.ObjectMeta
+		var group string
+		var members map[key][]string
+		switch o := r.obj.(type) {
+		case *model.MCPServer:
+			meta, group, members = &o.ObjectMeta, o.Group(), servers
+		case *model.MCPRemoteProxy:
+			meta, group, members = &o.ObjectMeta, o.Group(), proxies
+		case *model.MCPServerEntry:
+			meta, group, members = &o.ObjectMeta, o.Group(), entries
+		case *model.VirtualMCPServer:
+			meta, group = &o.ObjectMeta, o.Group()
+		default:
 			continue
 		}
-		k := key{s.Namespace, s.Group()}
+		if group == "" {
+			continue
+		}
+		k := key{meta.Namespace, group}
 		if groups[k] == nil {
-			dangling(model.KindMCPServer, &s.ObjectMeta, s.Group())
+			dangling(r.ref.Kind, meta, group)
 			continue
 		}
-		servers[k] = append(servers[k], s.Name)
-	}
-	for _, p := range snap.MCPRemoteProxies {
-		if p == nil || p.Group() == "" {
-			continue
-		}
-		k := key{p.Namespace, p.Group()}
-		if groups[k] == nil {
-			dangling(model.KindMCPRemoteProxy, &p.ObjectMeta, p.Group())
-			continue
-		}
-		proxies[k] = append(proxies[k], p.Name)
-	}
-	for _, e := range snap.MCPServerEntries {
-		if e == nil || e.Group() == "" {
-			continue
-		}
-		k := key{e.Namespace, e.Group()}
-		if groups[k] == nil {
-			dangling(model.KindMCPServerEntry, &e.ObjectMeta, e.Group())
-			continue
-		}
-		entries[k] = append(entries[k], e.Name)
-	}
-	for _, v := range snap.VirtualMCPServers {
-		if v == nil || v.Group() == "" {
-			continue
-		}
-		if groups[key{v.Namespace, v.Group()}] == nil {
-			dangling(model.KindVirtualMCPServer, &v.ObjectMeta, v.Group())
+		if members != nil {
+			members[k] = append(members[k], meta.Name)
 		}
 	}
 	for k, g := range groups {
@@ -170,19 +169,27 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 // MCPServerEntries of a group (what a VirtualMCPServer aggregates), sorted,
 // never nil. It does not check that the group exists.
 func Members(snap Snapshot, namespace, group string) (servers, proxies, entries []string) {
-	for _, s := range snap.MCPServers {
-		if s != nil && s.Namespace == namespace && group != "" && s.Group() == group {
-			servers = append(servers, s.Name)
-		}
-	}
-	for _, p := range snap.MCPRemoteProxies {
-		if p != nil && p.Namespace == namespace && group != "" && p.Group() == group {
-			proxies = append(proxies, p.Name)
-		}
-	}
-	for _, e := range snap.MCPServerEntries {
-		if e != nil && e.Namespace == namespace && group != "" && e.Group() == group {
-			entries = append(entries, e.Name)
+	if group != "" {
+		// Copies of one resource count once, as in Groups.
+		ix, _ := indexResources(&snap, &config{selector: labels.Everything()})
+		for _, r := range ix.all {
+			if r.ref.Namespace != namespace {
+				continue
+			}
+			switch o := r.obj.(type) {
+			case *model.MCPServer:
+				if o.Group() == group {
+					servers = append(servers, o.Name)
+				}
+			case *model.MCPRemoteProxy:
+				if o.Group() == group {
+					proxies = append(proxies, o.Name)
+				}
+			case *model.MCPServerEntry:
+				if o.Group() == group {
+					entries = append(entries, o.Name)
+				}
+			}
 		}
 	}
 	return sortedUnique(servers), sortedUnique(proxies), sortedUnique(entries)

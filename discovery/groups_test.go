@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/mcpreg/mcpreg/internal/golden"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -73,5 +75,14 @@ func TestMembers(t *testing.T) {
 		if !slices.Equal(s, tt.servers) || !slices.Equal(p, tt.proxies) || s == nil || p == nil || e == nil {
 			t.Errorf("Members(%q, %q) = %#v, %#v; want %v, %v", tt.namespace, tt.group, s, p, tt.servers, tt.proxies)
 		}
+	}
+}
+
+// TestGroupsSkipsNamelessGroups: an MCPGroup without a name (which no API
+// server holds; a manifest can) is not a group, and no groupRef names it.
+func TestGroupsSkipsNamelessGroups(t *testing.T) {
+	snap := Snapshot{MCPGroups: []*model.MCPGroup{{ObjectMeta: metav1.ObjectMeta{Namespace: "default"}}, nil}}
+	if res := Groups(snap, testTime); len(res.Groups) != 0 || len(res.Diagnostics) != 0 {
+		t.Errorf("Groups of a nameless MCPGroup = %+v", res)
 	}
 }
