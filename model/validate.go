@@ -654,7 +654,8 @@ func (v *validator) argument(raw []byte) {
 }
 
 // ValidateRegistry checks a whole document: the document rules (version
-// pattern, RFC 3339 last_updated), every server, unique names and versions
+// pattern, RFC 3339 last_updated), every server (its text Unicode
+// included: no invalid UTF-8, no lone surrogate escape), unique names and versions
 // (one name may be listed once per version) and remote URLs not shared by
 // servers of different names. Diagnostics are on obj, sorted.
 func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
@@ -676,6 +677,11 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 		ds = append(ds, ValidateServer(s, obj, field)...)
 		if s == nil {
 			continue
+		}
+		// Text that is not Unicode: the schema cannot say it (a decoder
+		// reads it as U+FFFD first), and no verb publishes such an entry.
+		if key, why := badText(s); why != "" {
+			ds = append(ds, Errorf(ReasonInvalidEntry, obj, field+"."+key, "server %q: %s", s.Name(), Text(why)))
 		}
 		// Several versions of one server are several entries with one name,
 		// as ToolHive's registry server keeps them; one version twice is not.

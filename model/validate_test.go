@@ -3,6 +3,7 @@ package model_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -480,5 +481,28 @@ func TestValidateNeverEchoesUserinfo(t *testing.T) {
 		if strings.Contains(d.Message, "s3cret") || !strings.Contains(d.Message, "***@") {
 			t.Errorf("%s: message %q repeats the user information or does not mask it", d.Field, d.Message)
 		}
+	}
+}
+
+// TestValidateRefusesTextThatIsNotUnicode: the document check reports what
+// every verb skips: invalid UTF-8, and a lone surrogate escape, in any
+// member, nested or not.
+func TestValidateRefusesTextThatIsNotUnicode(t *testing.T) {
+	obj := model.ObjectRef{Kind: "File", Name: "f.json"}
+	doc := "{\"version\":\"1.0.0\",\"meta\":{\"last_updated\":\"2025-01-01T00:00:00Z\"},\"data\":{\"servers\":[" +
+		`{"name":"io.github.ab/cd","description":"A\ud800","version":"1.0.0"},` +
+		"{\"name\":\"io.github.ab/ef\",\"description\":\"B\xff\xfe\",\"version\":\"1.0.0\"}," +
+		`{"name":"io.github.ab/gh","description":"C","version":"1.0.0","repository":{"url":"https://x.example/\udc00","source":"github"}},` +
+		`{"name":"io.github.ab/ij","description":"D \ud83d\ude00","version":"1.0.0"}]}}`
+	ds := model.ValidateJSON([]byte(doc), obj)
+	want := []string{"data.servers[0].description", "data.servers[1].description", "data.servers[2].repository"}
+	var got []string
+	for _, d := range ds {
+		if d.Severity == model.SeverityError && d.Reason == model.ReasonInvalidEntry {
+			got = append(got, d.Field)
+		}
+	}
+	if !slices.Equal(got, want) || len(ds) != len(want) {
+		t.Errorf("errors on %v, want %v; all:\n%s", got, want, lines(ds))
 	}
 }
