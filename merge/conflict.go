@@ -184,6 +184,13 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 				"server %q: the name %q is %d characters, over the limit of %d; shortened to %q",
 				e.orig, a.Full, utf8.RuneCountInString(a.Full), naming.MaxLen, a.Name))
 		}
+		// A name the merge makes gets the warning a name read gets when
+		// only the official registry's stricter rule refuses it (a
+		// ConfigMap named "x" gives "x/github-mcp").
+		if _, strict := model.CheckName(a.Name); strict != "" {
+			m.ds = append(m.ds, model.Warningf(model.ReasonInvalidEntry, src.ref, field+".name",
+				"server %q renamed to %q: %s", e.orig, a.Name, model.Text(strict)))
+		}
 	}
 }
 

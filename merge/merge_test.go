@@ -477,3 +477,26 @@ func TestVersionsStrategy(t *testing.T) {
 		t.Errorf("priority: %s", r)
 	}
 }
+
+// TestRenamedNameGetsOfficialWarning: a name the prefix rule makes gets the
+// warning a name read gets when only the official registry's stricter rule
+// refuses it: ConfigMap "x" gives "x/foo", one character before the "/".
+func TestRenamedNameGetsOfficialWarning(t *testing.T) {
+	s := testServer{Name: "io.xx/foo", Description: ptr("d"), ID: "a"}
+	res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, LastUpdated: now, ConfigMaps: []*corev1.ConfigMap{
+		configMap("x", regLabels, upstreamDoc(s)),
+		configMap("yy", regLabels, upstreamDoc(s)),
+	}})
+	if got := names(res); !slices.Equal(got, []string{"x/foo", "yy/foo"}) {
+		t.Fatalf("names %v", got)
+	}
+	var warned []string
+	for _, d := range res.Diagnostics.WithReason(model.ReasonInvalidEntry) {
+		if d.Severity == model.SeverityWarning && strings.Contains(d.Message, "official MCP registry") {
+			warned = append(warned, d.Object.Name+" "+d.Field)
+		}
+	}
+	if want := []string{"x data[registry.json].data.servers[0].name"}; !slices.Equal(warned, want) {
+		t.Errorf("official-name warnings on %v, want %v; all: %v", warned, want, res.Diagnostics)
+	}
+}
