@@ -43,6 +43,7 @@ var invalidOnPurpose = map[string]string{
 	"testdata/discovery/duplicate-object/input.yaml: MCPServer ns/twice": "the same MCPServer twice: identical copies count once, differing copies are reported",
 	"testdata/groups/duplicates/input.yaml: MCPGroup ns/g":               "the same MCPGroup twice: counted once",
 	"testdata/groups/duplicates/input.yaml: MCPServer ns/b":              "the same MCPServer twice: a member counted once",
+	"testdata/groups/differing-copies/input.yaml: MCPServer ns/s":        "two differing copies of one MCPServer (two dumps) naming two groups: one copy counts, DuplicateName",
 
 	// Values the CRDs' enums and patterns refuse, which a reader must still
 	// survive (a manifest from elsewhere, another ToolHive release).
