@@ -570,6 +570,28 @@ func describeTargets(ts []target, skip *resource) string {
 	return strings.Join(parts, ", ")
 }
 
+// describeNowhere lists the backendRefs of weight > 0 that lead to no MCP
+// resource ("" for none), at most maxListed of them, and counts them.
+func describeNowhere(ts []target) (string, int) {
+	var parts []string
+	n := 0
+	for _, t := range ts {
+		if t.res != nil {
+			continue
+		}
+		if n++; n <= maxListed {
+			parts = append(parts, fmt.Sprintf("backendRefs[%d] (weight %d)", t.backend, t.weight))
+		}
+	}
+	if n > maxListed {
+		parts = append(parts, fmt.Sprintf("%d more", n-maxListed))
+	}
+	return strings.Join(parts, ", "), n
+}
+
+// maxListed is the most backendRefs describeNowhere lists by index.
+const maxListed = 10
+
 // checkRouteURL is CheckURL for a URL urlbuild built, with a fast path for
 // the common case that skips url.Parse: lower-case http or https, an
 // authority checkHost accepts in lower case (urlbuild's hosts and ports
@@ -762,10 +784,29 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]expo
 		if !ruleReport && !c.res.selected {
 			continue
 		}
-		if ruleReport && len(b.reached) > 1 {
-			ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
-				"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
-				len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
+		if ruleReport {
+			// Part of the traffic goes elsewhere: to another MCP resource,
+			// or to a backendRef that leads to none (a plain Service, or
+			// one the Gateway answers with errors).
+			nowhere, n := describeNowhere(b.targets)
+			lead, take := "leads", "takes"
+			if n > 1 {
+				lead, take = "lead", "take"
+			}
+			switch {
+			case len(b.reached) > 1 && nowhere != "":
+				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
+					"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s; %s %s to no MCP resource",
+					len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res), nowhere, model.Text(lead)))
+			case len(b.reached) > 1:
+				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
+					"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
+					len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res)))
+			case nowhere != "":
+				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
+					"its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), but %s %s to no MCP resource and %s part of the rule's traffic",
+					c.res.ref, c.backend, c.weight, nowhere, model.Text(lead), model.Text(take)))
+			}
 		}
 		a := attach()
 		var rulePrep *urlbuild.RulePrep
