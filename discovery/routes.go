@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
@@ -526,6 +527,13 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(), "Service %s/%s not found", ns, name))
 			continue
 		}
+		if port := rule.BackendRefs[j].Port; port != nil && !servicePort(svc, int32(*port)) {
+			// The Gateway has no endpoint to send that share of the
+			// traffic to: it answers it with errors.
+			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(),
+				"Service %s/%s has no port %d: it leads to no backend", ns, name, *port))
+			continue
+		}
 		if !w.services.owned[at] {
 			_, why, _ := controllerOwner(svc)
 			out.ds = append(out.ds, model.Warningf(model.ReasonNoOwner, ref, field(),
@@ -568,6 +576,21 @@ func describeTargets(ts []target, skip *resource) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// servicePort reports whether the Service may be reached on port: it lists
+// that port, or lists none (a Service as a manifest may hold it, without
+// its spec).
+func servicePort(svc *corev1.Service, port int32) bool {
+	if len(svc.Spec.Ports) == 0 {
+		return true
+	}
+	for i := range svc.Spec.Ports {
+		if svc.Spec.Ports[i].Port == port {
+			return true
+		}
+	}
+	return false
 }
 
 // describeNowhere lists the backendRefs of weight > 0 that lead to no MCP
