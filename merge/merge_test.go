@@ -500,3 +500,22 @@ func TestRenamedNameGetsOfficialWarning(t *testing.T) {
 		t.Errorf("official-name warnings on %v, want %v; all: %v", warned, want, res.Diagnostics)
 	}
 }
+
+// TestForRegistryWithoutConfigMapSource: an MCPRegistry that names no
+// ConfigMap source gives no result and an Error that says so, not an error
+// value: it is a fact about the object, not a wrong call.
+func TestForRegistryWithoutConfigMapSource(t *testing.T) {
+	for name, reg := range map[string]*model.MCPRegistry{
+		"v1beta1": {TypeMeta: metav1.TypeMeta{APIVersion: "toolhive.stacklok.dev/v1beta1", Kind: "MCPRegistry"},
+			ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "ns"}, Spec: model.MCPRegistrySpec{ConfigYAML: "sources: []\n"}},
+		"no registries": {ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "ns"}},
+		"git only": {ObjectMeta: metav1.ObjectMeta{Name: "r", Namespace: "ns"},
+			Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{Name: "g", Git: &model.GitSource{Repository: "https://x"}}}}},
+	} {
+		res, err := ForRegistry(reg, "", nil, Options{})
+		errs := res.Diagnostics.WithSeverity(model.SeverityError)
+		if err != nil || res.Registry != nil || len(errs.WithReason(model.ReasonNoConfigMapSource)) != 1 {
+			t.Errorf("%s: %v, registry %v, diagnostics %v; want one NoConfigMapSource error", name, err, res.Registry != nil, res.Diagnostics)
+		}
+	}
+}

@@ -25,13 +25,15 @@ func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
 	}
 	var candidates []string
 	var at []int
+	named := -1
 	for i := range reg.Spec.Registries {
 		c := &reg.Spec.Registries[i]
 		if entry != "" && c.Name == entry {
-			if !c.HasConfigMapSource() {
-				return -1, fmt.Errorf("%s: entry %q has no ConfigMap source (configMapRef or configMapSelector)", ref, entry)
+			if named >= 0 {
+				return -1, fmt.Errorf("%s has two entries named %q (spec.registries[%d] and [%d]); entry names must be unique", ref, entry, named, i)
 			}
-			return i, nil
+			named = i
+			continue
 		}
 		if c.HasConfigMapSource() {
 			candidates = append(candidates, fmt.Sprintf("%q", c.Name))
@@ -39,6 +41,11 @@ func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
 		}
 	}
 	switch {
+	case named >= 0:
+		if !reg.Spec.Registries[named].HasConfigMapSource() {
+			return -1, fmt.Errorf("%s: entry %q has no ConfigMap source (configMapRef or configMapSelector)", ref, entry)
+		}
+		return named, nil
 	case entry != "":
 		return -1, fmt.Errorf("%s has no entry %q (entries with a ConfigMap source: %s)", ref, entry, orNone(candidates))
 	case len(at) == 1:
@@ -102,6 +109,47 @@ func SourcesFor(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
 	}
 	ds.Sort()
 	return out, ds
+}
+
+// noConfigMapSource is what ForRegistry reports when reg, or its entry
+// named entry, names no ConfigMap source: SourcesFor's diagnostics of the
+// object or of that entry, as Errors. nil when that is not why
+// ConfigMapEntry found no entry to merge.
+func noConfigMapSource(reg *model.MCPRegistry, entry string) model.Diagnostics {
+	if reg == nil {
+		return nil
+	}
+	owner := registryOwner(reg)
+	var ds model.Diagnostics
+	switch {
+	case reg.UsesConfigYAML() || len(reg.Spec.Registries) == 0:
+		_, ds = SourcesFor(reg)
+	case entry != "":
+		n, at := 0, -1
+		for i := range reg.Spec.Registries {
+			if reg.Spec.Registries[i].Name == entry {
+				n, at = n+1, i
+			}
+		}
+		if n != 1 || reg.Spec.Registries[at].HasConfigMapSource() {
+			return nil
+		}
+		_, ds, _ = entrySource(reg, owner, at)
+	default:
+		for i := range reg.Spec.Registries {
+			if reg.Spec.Registries[i].HasConfigMapSource() {
+				return nil
+			}
+		}
+		_, ds = SourcesFor(reg)
+		ds = append(ds, model.Errorf(model.ReasonNoConfigMapSource, owner, "spec.registries",
+			"no entry of the MCPRegistry has a ConfigMap source (configMapRef or configMapSelector); nothing to merge"))
+	}
+	for k := range ds {
+		ds[k].Severity = model.SeverityError
+	}
+	ds.Sort()
+	return ds
 }
 
 // registryOwner is the ObjectRef of an MCPRegistry as a merge owner.
@@ -200,18 +248,28 @@ func quoteCapped(s string, n int) string {
 // can be written, so Result.ConfigMap stays nil.
 //
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
-// for an entry that cannot be found (missing, several candidates, no
-// ConfigMap source) and for an Options.GeneratedBy that is not a valid label
-// value; everything about the objects is a diagnostic on the MCPRegistry or
-// a ConfigMap: an entry that sets a ConfigMap source and another (which the
-// API server's validation refuses) gives no result and a SourceNotMergeable
-// Error.
+// for an entry that cannot be found (no entry of that name, two of it,
+// several candidates for "") and for an Options.GeneratedBy that is not a
+// valid label value; everything about the objects is a diagnostic on the
+// MCPRegistry or a ConfigMap. Without a result, and with an Error: an
+// MCPRegistry that names no ConfigMap source (ToolHive's v1beta1 shape, no
+// registries, or only git, api and pvcRef entries: NoConfigMapSource, with
+// SourceNotMergeable for each entry), an entry asked for that has none
+// (SourceNotMergeable), and an entry that sets a ConfigMap source and
+// another, which the API server's validation refuses (SourceNotMergeable).
 func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.ConfigMap, opts Options) (Result, error) {
 	if err := checkGeneratedBy(opts); err != nil {
 		return Result{}, err
 	}
 	i, err := ConfigMapEntry(reg, entry)
 	if err != nil {
+		// An MCPRegistry, or the entry asked for, that names no ConfigMap
+		// source is a fact about the object, diagnosed as SourcesFor does,
+		// and an Error: there is no result. An entry that cannot be found
+		// is the caller's to fix: the error.
+		if ds := noConfigMapSource(reg, entry); len(ds) > 0 {
+			return Result{Diagnostics: ds}, nil
+		}
 		return Result{}, err
 	}
 	owner := registryOwner(reg)

@@ -212,7 +212,6 @@ spec:
 		{"unknown registry in namespace", []string{"--mcpregistry", "all-teams-registry", "--namespace", "default"}, `in namespace "default"`},
 		{"ambiguous registry", []string{"-f", twoNamespaces, "--mcpregistry", "reg"}, "several namespaces (a, b)"},
 		{"several ConfigMap entries", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a"}, "2 entries with a ConfigMap source"},
-		{"entry without ConfigMap source", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "b"}, "no entry with a ConfigMap source"},
 		{"unknown entry", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "three"}, `no entry "three"`},
 		{"bad strategy", []string{"--mcpregistry", "all-teams-registry", "--conflict", "first"}, "unknown conflict strategy"},
 		{"positional argument", []string{"manifests.yaml", "--mcpregistry", "all-teams-registry"}, "unexpected argument"},
@@ -234,8 +233,35 @@ spec:
 			}
 		})
 	}
+	// An MCPRegistry whose entries name no ConfigMap source is no usage
+	// error: it is diagnosed, an Error, and there is no document.
+	code, out, errs := mergeCLI(t, "", "merge", "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "b")
+	if code != exitError || out != "" || !strings.Contains(errs, "error NoConfigMapSource MCPRegistry/b/reg spec.registries: no entry of the MCPRegistry has a ConfigMap source") ||
+		!strings.Contains(errs, "error SourceNotMergeable MCPRegistry/b/reg spec.registries[0].git") {
+		t.Errorf("entries without a ConfigMap source: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = mergeCLI(t, "", "merge", "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "b", "--entry", "git")
+	if code != exitError || out != "" || !strings.Contains(errs, "error SourceNotMergeable MCPRegistry/b/reg spec.registries[0].git") {
+		t.Errorf("--entry of a git entry: exit %d\n%s\n%s", code, out, errs)
+	}
+	// Two entries of one name: the entry asked for is not known.
+	dup := filepath.Join(tmp, "dup.yaml")
+	if err := os.WriteFile(dup, []byte(`apiVersion: toolhive.stacklok.dev/v1alpha1
+kind: MCPRegistry
+metadata: {name: reg, namespace: a}
+spec:
+  registries:
+    - {name: e1, configMapRef: {name: one, key: registry.json}}
+    - {name: e1, configMapRef: {name: two, key: registry.json}}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := mergeCLI(t, "", "merge", "-f", dup, "--mcpregistry", "reg", "--entry", "e1"); code != exitUsage || !strings.Contains(errs, `two entries named "e1"`) {
+		t.Errorf("two entries named e1: exit %d\n%s", code, errs)
+	}
+
 	// The chosen entry merges; the same registry given twice is one match.
-	code, out, errs := mergeCLI(t, "", "merge", "-f", twoNamespaces, "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "two")
+	code, out, errs = mergeCLI(t, "", "merge", "-f", twoNamespaces, "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "two")
 	if code != exitError || out != "" || !strings.Contains(errs, "ConfigMap a/cm not found") || !strings.Contains(errs, "error EmptyRegistry MCPRegistry/a/reg spec.registries[1]") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
@@ -275,7 +301,8 @@ items:
 }
 
 // TestMergeV1beta1Registry: ToolHive's v1beta1 MCPRegistry (configYAML) names
-// no ConfigMap source; the CLI says so instead of printing an empty registry.
+// no ConfigMap source; the CLI says so (NoConfigMapSource, an Error) instead
+// of printing an empty registry.
 func TestMergeV1beta1Registry(t *testing.T) {
 	in := `apiVersion: toolhive.stacklok.dev/v1beta1
 kind: MCPRegistry
@@ -285,7 +312,7 @@ spec:
     sources: []
 `
 	code, out, errs := mergeCLI(t, in, "merge", "-f", "-", "--mcpregistry", "r")
-	if code != exitUsage || out != "" || !strings.Contains(errs, "spec.configYAML") || !strings.Contains(errs, "names no ConfigMap source") {
+	if code != exitError || out != "" || !strings.Contains(errs, "error NoConfigMapSource MCPRegistry/ns/r spec.configYAML") || !strings.Contains(errs, "names no ConfigMap source") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }
