@@ -165,6 +165,11 @@ func (o *Objects) readValue(r *jsonx.Reader, depth int) bool {
 		case items == nil:
 			return true // no items: nothing to read
 		}
+		if kind, typed := strings.CutSuffix(tm.Kind, "List"); typed && kind != "" {
+			// Items of a typed list may leave out their kind: the general
+			// path reads them with the list's (itemOf).
+			return o.decodeValue(v, "", 0, depth) == nil
+		}
 		ir := jsonx.NewReader(items)
 		ir.BeginArray()
 		for ir.NextElement() {

@@ -27,6 +27,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"sigs.k8s.io/yaml"
 
+	"github.com/mcpreg/mcpreg/internal/jsonx"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -268,7 +269,7 @@ func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) 
 			return where(errors.New("lists nested too deeply"))
 		}
 		for _, it := range tm.Items {
-			if err := o.decodeValue(it, source, doc, depth+1); err != nil {
+			if err := o.decodeValue(itemOf(it, &tm), source, doc, depth+1); err != nil {
 				return err
 			}
 		}
@@ -318,6 +319,33 @@ func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) 
 		o.MCPRegistries = append(o.MCPRegistries, t)
 	}
 	return nil
+}
+
+// itemOf is an item of the list tm as the general path reads it: the item
+// of a typed list ("ConfigMapList", as the API server's list endpoint
+// returns it) is given the list's apiVersion and the kind it names, which
+// such items leave out; members of its own come after and win, as the last
+// of repeated keys does in encoding/json. Items of a plain List are as
+// written.
+func itemOf(item []byte, tm *typeMeta) []byte {
+	kind, typed := strings.CutSuffix(tm.Kind, "List")
+	if !typed || kind == "" {
+		return item
+	}
+	t := bytes.TrimSpace(item)
+	if len(t) == 0 || t[0] != '{' {
+		return item
+	}
+	body := bytes.TrimSpace(t[1:])
+	out := make([]byte, 0, len(t)+len(tm.APIVersion)+len(kind)+32)
+	out = append(out, `{"apiVersion":`...)
+	out = append(out, jsonx.Quote(tm.APIVersion)...)
+	out = append(out, `,"kind":`...)
+	out = append(out, jsonx.Quote(kind)...)
+	if len(body) > 0 && body[0] != '}' {
+		out = append(out, ',')
+	}
+	return append(out, body...)
 }
 
 func decodeInto[T any](data []byte, dst *[]*T, where func(error) error) error {

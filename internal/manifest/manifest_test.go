@@ -158,3 +158,29 @@ func TestTrailingContentIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedListItemsWithoutKind: a typed list as the API server's list
+// endpoint returns it ("ConfigMapList", "HTTPRouteList"), whose items carry
+// no kind or apiVersion, is read with the kind the list names.
+func TestTypedListItemsWithoutKind(t *testing.T) {
+	docs := map[string]string{
+		"ConfigMapList": `{"apiVersion":"v1","kind":"ConfigMapList","metadata":{"resourceVersion":"1"},"items":[` +
+			`{"metadata":{"name":"a","namespace":"ns"},"data":{"registry.json":"{}"}},` +
+			`{"metadata":{"name":"b","namespace":"ns"},"data":{"registry.json":"{}"}}]}`,
+		"HTTPRouteList": `{"apiVersion":"gateway.networking.k8s.io/v1","kind":"HTTPRouteList","items":[` +
+			`{"metadata":{"name":"r","namespace":"ns"},"spec":{"parentRefs":[{"name":"gw"}]}}]}`,
+		"MCPServerList": "apiVersion: toolhive.stacklok.dev/v1alpha1\nkind: MCPServerList\nitems:\n- metadata: {name: s, namespace: ns}\n  spec: {image: i}\n",
+	}
+	for name, doc := range docs {
+		for _, fast := range []bool{true, false} {
+			o, err := decode([]byte(doc), "list.json", fast)
+			if err != nil {
+				t.Errorf("%s (fast %v): %v", name, fast, err)
+				continue
+			}
+			if got := len(o.ConfigMaps) + len(o.HTTPRoutes) + len(o.MCPServers); got != strings.Count(doc, `"metadata":{"name"`)+strings.Count(doc, "- metadata") || got == 0 {
+				t.Errorf("%s (fast %v): %d objects read: %+v", name, fast, got, o)
+			}
+		}
+	}
+}
