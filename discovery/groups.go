@@ -13,12 +13,21 @@ import (
 	"github.com/mcpreg/mcpreg/model"
 )
 
-// Condition types and reasons of group status, with ToolHive's
-// spelling.
+// Condition types and reasons of group status. A group gets two
+// conditions, both True once its members are counted: Ready, and the
+// condition ToolHive's MCPGroup controller sets (MCPServersChecked, which
+// the CRD's "Checked" column prints); the GroupRefValidated condition of a
+// member is spelled as ToolHive spells it.
 const (
-	// ConditionReady is the MCPGroup condition type; always True once the
-	// members are counted.
+	// ConditionReady is the first MCPGroup condition type; always True once
+	// the members are counted.
 	ConditionReady = "Ready"
+	// ConditionMCPServersChecked is ToolHive's MCPGroup condition type, set
+	// with ConditionReasonListMCPServersSucceeded.
+	ConditionMCPServersChecked = "MCPServersChecked"
+	// ConditionReasonListMCPServersSucceeded is ToolHive's reason of a True
+	// MCPServersChecked condition.
+	ConditionReasonListMCPServersSucceeded = "ListMCPServersCheckSucceeded"
 	// ConditionGroupRefValidated is the condition type on an MCP resource
 	// whose groupRef is checked.
 	ConditionGroupRefValidated = "GroupRefValidated"
@@ -149,6 +158,13 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 				Reason:             ConditionReasonMembersListed,
 				Message: fmt.Sprintf("%s, %s and %s in the group",
 					count(len(s), "MCPServer"), count(len(p), "MCPRemoteProxy"), count(len(e), "MCPServerEntry")),
+			}, {
+				Type:               ConditionMCPServersChecked,
+				Status:             metav1.ConditionTrue,
+				ObservedGeneration: g.Generation,
+				LastTransitionTime: ts,
+				Reason:             ConditionReasonListMCPServersSucceeded,
+				Message:            "MCPServers, MCPRemoteProxies and MCPServerEntries of the namespace listed",
 			}},
 		}})
 	}

@@ -61,7 +61,10 @@ func TestGroupsExampleCluster(t *testing.T) {
 	got := map[string][]string{}
 	for _, g := range groups {
 		got[g.Namespace+"/"+g.Name] = append(g.Status.Servers, g.Status.RemoteProxies...)
-		if g.Status.Phase != "Ready" || len(g.Status.Conditions) != 1 || g.Status.Conditions[0].LastTransitionTime != discoverNow {
+		// Ready, then ToolHive's MCPServersChecked, both True at --now.
+		c := g.Status.Conditions
+		if g.Status.Phase != "Ready" || len(c) != 2 || c[0].Type != "Ready" || c[1].Type != "MCPServersChecked" ||
+			c[0].Status != "True" || c[1].Status != "True" || c[0].LastTransitionTime != discoverNow || c[1].LastTransitionTime != discoverNow {
 			t.Errorf("group %s/%s: %+v", g.Namespace, g.Name, g.Status)
 		}
 	}
