@@ -286,3 +286,51 @@ func TestCompetitorWithUnknownNamespace(t *testing.T) {
 		})
 	}
 }
+
+// TestPlainAndTLSListenersSharePort: an HTTP and an HTTPS (or TLS) listener
+// on one port conflict (ProtocolConflict): neither carries requests, and
+// ListenerNotReady names the other; on distinct ports, or HTTPS beside TLS,
+// nothing changes.
+func TestPlainAndTLSListenersSharePort(t *testing.T) {
+	all := &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}
+	for _, tc := range []struct {
+		name      string
+		listeners []gwv1.Listener
+		urls      int
+	}{
+		{"HTTP and HTTPS on 8443", []gwv1.Listener{
+			{Name: "plain", Protocol: gwv1.HTTPProtocolType, Port: 8443, AllowedRoutes: all},
+			{Name: "tls", Protocol: gwv1.HTTPSProtocolType, Port: 8443, AllowedRoutes: all}}, 0},
+		{"HTTP beside TLS on 443", []gwv1.Listener{
+			{Name: "plain", Protocol: gwv1.HTTPProtocolType, Port: 443, AllowedRoutes: all},
+			{Name: "passthrough", Protocol: gwv1.TLSProtocolType, Port: 443, AllowedRoutes: all}}, 0},
+		{"HTTP on 80, HTTPS on 443", []gwv1.Listener{
+			{Name: "plain", Protocol: gwv1.HTTPProtocolType, Port: 80, AllowedRoutes: all},
+			{Name: "tls", Protocol: gwv1.HTTPSProtocolType, Port: 443, AllowedRoutes: all}}, 2},
+		{"HTTPS beside TLS on 443", []gwv1.Listener{
+			{Name: "tls", Protocol: gwv1.HTTPSProtocolType, Port: 443, Hostname: ptr(gwv1.Hostname("mcp.example.com")), AllowedRoutes: all},
+			{Name: "passthrough", Protocol: gwv1.TLSProtocolType, Port: 443, Hostname: ptr(gwv1.Hostname("db.example.com")), AllowedRoutes: all}}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gw := &gwv1.Gateway{
+				ObjectMeta: metav1.ObjectMeta{Name: "gw", Namespace: "infra"},
+				Spec:       gwv1.GatewaySpec{Listeners: tc.listeners},
+				Status:     gwv1.GatewayStatus{Addresses: []gwv1.GatewayStatusAddress{{Type: ptr(gwv1.HostnameAddressType), Value: "mcp.example.com"}}},
+			}
+			ref := gwv1.ParentReference{Name: "gw", Namespace: ptr(gwv1.Namespace("infra"))}
+			urls, ds := shadowURLs(gw, acceptedRoute(ref))
+			if len(urls) != tc.urls {
+				t.Errorf("URLs %v, want %d", urls, tc.urls)
+			}
+			named := 0
+			for _, d := range ds {
+				if d.Reason == model.ReasonListenerNotReady && strings.Contains(d.Message, "ProtocolConflict") {
+					named++
+				}
+			}
+			if conflicted := tc.urls == 0; conflicted != (named > 0) {
+				t.Errorf("%d ListenerNotReady naming a protocol conflict: %v", named, ds)
+			}
+		})
+	}
+}

@@ -308,7 +308,7 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	for i := range g.listeners {
 		g.listeners[i].notReady = listenerNotReady(gw, g.listeners[i].name)
 	}
-	markSharedTCPPorts(g.listeners)
+	markSharedPorts(g.listeners)
 	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)
 	for i := range g.listeners {
 		l := &g.listeners[i]
@@ -394,32 +394,62 @@ func (sb *stringBlock) copy(s string) string {
 	return sb.b.String()[start:]
 }
 
-// markSharedTCPPorts marks the HTTP and HTTPS listeners that share a port
-// with a TCP listener as carrying no requests: the Gateway API has an
-// implementation that supports TCP listeners accept none of them (they are
-// not distinct), and one that does not ignores the TCP listener, so whether
-// they carry anything depends on the implementation. ls is sorted by name;
-// the first TCP listener of the port is the one named. One pass over ls, and
-// one over the ports only when a TCP listener exists.
-func markSharedTCPPorts(ls []listenerEntry) {
-	var tcp map[int32]string
-	for i := range ls {
-		if l := &ls[i]; l.protocol == gwv1.TCPProtocolType {
-			if tcp == nil {
-				tcp = make(map[int32]string, 1)
-			}
-			if _, ok := tcp[l.port]; !ok {
-				tcp[l.port] = l.name
-			}
+// markSharedPorts marks the HTTP and HTTPS listeners that share a port
+// with a listener of a conflicting protocol as carrying no requests:
+//
+//   - a TCP listener: the Gateway API has an implementation that supports
+//     TCP listeners accept none of them (they are not distinct), and one
+//     that does not ignores the TCP listener, so whether they carry
+//     anything depends on the implementation;
+//   - for an HTTP listener, an HTTPS or TLS one, and for an HTTPS listener,
+//     an HTTP one: plain and TLS traffic on one port conflict, and
+//     implementations mark such listeners Conflicted (ProtocolConflict).
+//
+// ls is sorted by name; the first conflicting listener of the port is the
+// one named. One pass over ls, and one more only when a port is shared so.
+func markSharedPorts(ls []listenerEntry) {
+	type first struct {
+		name     string
+		protocol gwv1.ProtocolType
+	}
+	var tcp, plain, secure map[int32]first
+	note := func(m *map[int32]first, l *listenerEntry) {
+		if *m == nil {
+			*m = make(map[int32]first, 1)
+		}
+		if _, ok := (*m)[l.port]; !ok {
+			(*m)[l.port] = first{l.name, l.protocol}
 		}
 	}
-	if tcp == nil {
+	for i := range ls {
+		switch l := &ls[i]; l.protocol {
+		case gwv1.TCPProtocolType:
+			note(&tcp, l)
+		case gwv1.HTTPProtocolType:
+			note(&plain, l)
+		case gwv1.HTTPSProtocolType, gwv1.TLSProtocolType:
+			note(&secure, l)
+		}
+	}
+	if tcp == nil && (plain == nil || secure == nil) {
 		return
 	}
 	for i := range ls {
 		l := &ls[i]
-		if name, ok := tcp[l.port]; ok && l.scheme != "" {
-			l.notReady = tcpPortReason(name, l.notReady)
+		if l.scheme == "" {
+			continue
+		}
+		if f, ok := tcp[l.port]; ok {
+			l.notReady = tcpPortReason(f.name, l.notReady)
+			l.conflicted = true
+			continue
+		}
+		other := plain
+		if l.protocol == gwv1.HTTPProtocolType {
+			other = secure
+		}
+		if f, ok := other[l.port]; ok {
+			l.notReady = protocolPortReason(f.name, f.protocol, l.notReady)
 			l.conflicted = true
 		}
 	}

@@ -56,6 +56,13 @@ func tcpPortReason(tcp, status string) string {
 		": the Gateway API has an implementation that supports TCP listeners accept no listener of that port, so whether it carries requests depends on the implementation", status)
 }
 
+// protocolPortReason is the notReady text of an HTTP or HTTPS listener that
+// shares its port with a listener of the other kind, named.
+func protocolPortReason(other string, protocol gwv1.ProtocolType, status string) string {
+	return joinReasons("it shares its port with "+string(protocol)+" listener "+quoteCapped(other)+
+		": plain and TLS traffic on one port conflict, and implementations mark such listeners Conflicted (ProtocolConflict)", status)
+}
+
 // joinReasons joins two notReady texts, either of which may be "".
 func joinReasons(a, b string) string {
 	if a == "" || b == "" {
