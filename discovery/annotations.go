@@ -88,8 +88,11 @@ func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnost
 		if entry, ok := r.obj.(*model.MCPServerEntry); ok {
 			// An MCPServerEntry is a remote: its URL is spec.remoteUrl,
 			// unless registry-url names the one clients should use. An
-			// entry ToolHive refuses is not exported at all.
-			c, d, ok := checkEntryRemote(r, entry, cfg.opts.RequireHTTPS)
+			// entry ToolHive refuses is not exported at all. RequireHTTPS
+			// is about published URLs: a spec.remoteUrl that registry-url
+			// replaces is not published, so plain http there is no reason
+			// to refuse the entry (nor, without RequireHTTPS, to warn).
+			c, d, ok := checkEntryRemote(r, entry, cfg.opts.RequireHTTPS && !hasURL)
 			if !ok {
 				ds = append(ds, d...)
 				continue
