@@ -747,6 +747,9 @@ type acceptance struct {
 // same reference as key, whatever their controllerName (RouteStatus.Parents),
 // and reads their Accepted condition (RouteParentStatus.Conditions). Any
 // fresh Accepted=True accepts; otherwise a stale one accepts with a warning.
+// A condition without observedGeneration (optional in metav1.Condition, so
+// 0) is fresh: nothing says which spec it was set for, and generations
+// start at 1, so 0 is "not recorded", not "behind".
 func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
 	var acc acceptance
 	var refusals []string
@@ -759,7 +762,7 @@ func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
 		case c == nil:
 			refusals = append(refusals, fmt.Sprintf("controller %q set no Accepted condition", ps.ControllerName))
 		case c.Status == metav1.ConditionTrue:
-			if c.ObservedGeneration >= route.Generation {
+			if c.ObservedGeneration == 0 || c.ObservedGeneration >= route.Generation {
 				return acceptance{accepted: true}
 			}
 			if !acc.accepted || c.ObservedGeneration > acc.observed {
