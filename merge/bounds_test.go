@@ -223,3 +223,54 @@ func BenchmarkNullEntries(b *testing.B) {
 		})
 	}
 }
+
+// TestPartialSyncFailureNamesFailedConfigMaps: the summary names every
+// failed ConfigMap it has room for, each whole and escaped, sorted, and
+// counts the rest; it was one value cut at model.MaxEchoRunes, so five
+// ConfigMaps of ordinary names already lost the last ones.
+func TestPartialSyncFailureNamesFailedConfigMaps(t *testing.T) {
+	long := func(i int) string { return fmt.Sprintf("%03d-%s", i, strings.Repeat("x", 249)) } // 253 characters
+	for _, tt := range []struct {
+		name   string
+		failed []string
+		listed int // names the message lists; the others are counted
+	}{
+		{"short names", []string{"team-a", "team-b", "team-c", "team-d", "team-e", "team-f", "team-g", "team-h", "team-i", "team-j", "team-k", "team-l"}, 12},
+		{"long names", []string{long(0), long(1), long(2), long(3), long(4), long(5), long(6), long(7), long(8), long(9), long(10), long(11), long(12), long(13), long(14), long(15), long(16)}, 14},
+		{"control characters", []string{"bad\nname", "other"}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cms := []*corev1.ConfigMap{configMap("good", regLabels, upstreamDoc(testServer{Name: "io.example/good", URL: "https://mcp.example.com/good"}))}
+			for _, n := range tt.failed {
+				cms = append(cms, configMap(n, regLabels, "{"))
+			}
+			res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: cms, LastUpdated: now})
+			var msg string
+			for _, d := range res.Diagnostics {
+				if d.Reason == model.ReasonPartialSyncFailure {
+					msg = d.Message
+				}
+			}
+			if len(msg) > model.MaxMessageBytes {
+				t.Errorf("message of %d bytes", len(msg))
+			}
+			prev := -1
+			for i, n := range tt.failed {
+				at := strings.Index(msg, model.Echo(n)+" (InvalidJSON)")
+				if (i < tt.listed) != (at >= 0) {
+					t.Errorf("%q listed: %v, want %v\n%s", n, at >= 0, i < tt.listed, msg)
+				}
+				if at >= 0 && at < prev {
+					t.Errorf("%q out of order\n%s", n, msg)
+				}
+				prev = at
+			}
+			if more := len(tt.failed) - tt.listed; more > 0 && !strings.HasSuffix(msg, fmt.Sprintf(" and %d more", more)) {
+				t.Errorf("the message does not count the %d not listed:\n%s", more, msg)
+			}
+			if strings.Contains(msg, "\n") || strings.Contains(msg, "…(") {
+				t.Errorf("a name is cut or not escaped:\n%s", msg)
+			}
+		})
+	}
+}

@@ -27,7 +27,7 @@ func byName(conflicting []*entry) map[string][]*entry {
 // the first maxListed, then how many more. It reads at most maxListed+1
 // names, so each of k copies of one name costs O(1) here and all of them
 // O(k), where listing every other ConfigMap would cost O(k²).
-func listSources(es []*entry, skip *entry) string {
+func listSources(es []*entry, skip *entry) model.Text {
 	total := len(es)
 	if skip != nil {
 		total--
@@ -41,10 +41,25 @@ func listSources(es []*entry, skip *entry) string {
 			names = append(names, e.part.ref.Name)
 		}
 	}
-	if total <= maxListed {
-		return strings.Join(names, ", ")
+	return joinNames(names, total)
+}
+
+// joinNames joins names, the first of total, for a message: each escaped
+// and cut on its own, so that a list of long ConfigMap names (253 characters
+// each are valid) is not cut as one value after its first names, then how
+// many more there are.
+func joinNames(names []string, total int) model.Text {
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(model.Echo(n))
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names, ", "), total-maxListed)
+	if total > len(names) {
+		fmt.Fprintf(&b, " and %d more", total-len(names))
+	}
+	return model.Text(b.String())
 }
 
 // refuse reports one ConflictError per conflicting name (StrategyError).
@@ -84,7 +99,7 @@ func (m *merger) shadow(conflicting []*entry) {
 // merge order already defines, which is dropped with ConflictShadowed.
 func (m *merger) versions(conflicting []*entry) {
 	h := byName(conflicting)
-	lists := make(map[string]string, len(h))
+	lists := make(map[string]model.Text, len(h))
 	winner := make(map[nameVersion]*entry)
 	for _, e := range conflicting {
 		nv := nameVersion{e.orig, e.ver}
@@ -110,7 +125,7 @@ func (m *merger) versions(conflicting []*entry) {
 // listDistinctSources names the ConfigMaps of entries, each once, for a
 // message: the first maxListed, then how many more. The entries of one
 // ConfigMap are adjacent in merge order, so one pass finds them.
-func listDistinctSources(es []*entry) string {
+func listDistinctSources(es []*entry) model.Text {
 	var names []string
 	total := 0
 	for i, e := range es {
@@ -122,10 +137,7 @@ func listDistinctSources(es []*entry) string {
 			names = append(names, e.part.ref.Name)
 		}
 	}
-	if total <= maxListed {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names, ", "), total-maxListed)
+	return joinNames(names, total)
 }
 
 // rename gives every conflicting copy a name by the prefix rule

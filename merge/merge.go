@@ -140,11 +140,11 @@ func (m *merger) summarize() {
 	for _, s := range m.parts {
 		switch {
 		case s.failure != "":
-			failed = append(failed, fmt.Sprintf("%s (%s)", s.ref.Name, s.failure))
+			failed = append(failed, fmt.Sprintf("%s (%s)", model.Echo(s.ref.Name), s.failure))
 		case s.skipped == 1:
-			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", s.ref.Name, s.skipText()))
+			failed = append(failed, fmt.Sprintf("%s (1 entry skipped: %s)", model.Echo(s.ref.Name), s.skipText()))
 		case s.skipped > 1:
-			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", s.ref.Name, s.skipped, s.skipText()))
+			failed = append(failed, fmt.Sprintf("%s (%d entries skipped: %s)", model.Echo(s.ref.Name), s.skipped, s.skipText()))
 		}
 	}
 	if len(failed) == 0 {
@@ -152,5 +152,32 @@ func (m *merger) summarize() {
 	}
 	slices.Sort(failed)
 	m.ds = append(m.ds, model.Warningf(model.ReasonPartialSyncFailure, m.owner, m.ownerField(""),
-		"%d of %d ConfigMaps could not be merged in full: %s", len(failed), len(m.parts), strings.Join(failed, ", ")))
+		"%d of %d ConfigMaps could not be merged in full: %s", len(failed), len(m.parts), joinWithin(failed, summaryListBytes)))
+}
+
+// summaryListBytes is the room the PartialSyncFailure summary gives its
+// list of ConfigMaps: what a message holds (model.MaxMessageBytes), less
+// the sentence around the list.
+const summaryListBytes = model.MaxMessageBytes - 256
+
+// joinWithin joins items (each already escaped and cut) while they fit in
+// max bytes, then says how many more there are. The summary is what an
+// operator's status and Event show, so it names every failed ConfigMap it
+// has room for, each whole, rather than the list being cut as one value.
+func joinWithin(items []string, max int) model.Text {
+	var b strings.Builder
+	for i, it := range items {
+		more := fmt.Sprintf(" and %d more", len(items)-i)
+		sep := ""
+		if i > 0 {
+			sep = ", "
+		}
+		if b.Len()+len(sep)+len(it)+len(more) > max && i > 0 {
+			b.WriteString(more)
+			break
+		}
+		b.WriteString(sep)
+		b.WriteString(it)
+	}
+	return model.Text(b.String())
 }

@@ -79,6 +79,39 @@ func TestMergeExampleCluster(t *testing.T) {
 	}
 }
 
+// TestMergeExampleMixedSources runs the example cluster's MCPRegistry that
+// mixes a selector, a configMapRef and a git source: each ConfigMap entry
+// merges alone and gives the document of the golden case with the same
+// manifests; without --entry the choice is the user's (exit 2).
+func TestMergeExampleMixedSources(t *testing.T) {
+	for _, tt := range []struct{ entry, golden string }{
+		{"team-registries", "example-mixed-sources"},
+		{"core-registry", "example-mixed-sources-core"},
+	} {
+		entry, golden := tt.entry, tt.golden
+		t.Run(entry, func(t *testing.T) {
+			code, out, errs := mergeCLI(t, "", "merge", "--mcpregistry", "mixed-sources-registry", "--entry", entry, "--now", "2025-01-01T00:00:00Z")
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s", code, errs)
+			}
+			want, err := os.ReadFile(filepath.Join("../../testdata/merge", golden, "want.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != string(want) {
+				t.Errorf("CLI output differs from testdata/merge/%s/want.json:\n%s", golden, out)
+			}
+			if !strings.Contains(errs, "info SourceNotMergeable MCPRegistry/toolhive-system/mixed-sources-registry spec.registries[2].git") {
+				t.Errorf("the git entry is not reported:\n%s", errs)
+			}
+		})
+	}
+	code, out, errs := mergeCLI(t, "", "merge", "--mcpregistry", "mixed-sources-registry")
+	if code != exitUsage || out != "" || !strings.Contains(errs, `"team-registries", "core-registry"`) {
+		t.Errorf("without --entry: exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
 func TestMergeSelectorForm(t *testing.T) {
 	dir := "../../testdata/merge/example-all-teams"
 	code, out, errs := mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
