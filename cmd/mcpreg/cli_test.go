@@ -190,6 +190,14 @@ func TestManifestInputs(t *testing.T) {
 	if len(o.Namespaces) != 3 || o.Len() != 3 {
 		t.Errorf("loaded %+v", o)
 	}
+	// A directory named through a symbolic link (a path under a mounted
+	// volume, say) is read like the directory itself, not as nothing.
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Logf("no symbolic links here: %v", err)
+	} else if o, err := loadObjects(e, []string{link}); err != nil || len(o.Namespaces) != 2 {
+		t.Errorf("-f %s (a link to %s): %v, %+v; want the directory's 2 Namespaces", link, dir, err, o)
+	}
 	bad := writeFile(t, "bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: 5\n")
 	if _, err := loadObjects(e, []string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("error does not name the file: %v", err)

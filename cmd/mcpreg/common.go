@@ -180,8 +180,16 @@ func expand(p string) ([]string, error) {
 	if !st.IsDir() {
 		return []string{p}, nil
 	}
+	root := p
+	if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		// WalkDir does not follow a root that is a symbolic link: it would
+		// report the link itself, not a directory, and read nothing. A
+		// trailing separator makes the walk start in the link's target
+		// while the paths in errors still begin with what the user typed.
+		root = p + string(filepath.Separator)
+	}
 	var files []string
-	err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
