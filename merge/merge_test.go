@@ -282,6 +282,30 @@ func TestOutputTooLarge(t *testing.T) {
 	if len(too) != 1 || too[0].Severity != model.SeverityError || too[0].Object.Name != "big-e-merged" {
 		t.Errorf("OutputTooLarge diagnostics: %v", too)
 	}
+
+	// The same MCPRegistry without its UID (a manifest written by hand)
+	// gets no ConfigMap but the same Error, word for word: the document is
+	// the same and so is its size.
+	noUID := reg.DeepCopy()
+	noUID.UID = ""
+	res2, err := ForRegistry(noUID, "", []*corev1.ConfigMap{configMap("big", regLabels, upstreamDoc(servers...))}, Options{LastUpdated: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Registry == nil || res2.ConfigMap != nil {
+		t.Fatalf("without a UID: registry %v, ConfigMap %v; want a registry and no ConfigMap", res2.Registry != nil, res2.ConfigMap != nil)
+	}
+	if diff := cmp.Diff(too, res2.Diagnostics.WithReason(model.ReasonOutputTooLarge)); diff != "" {
+		t.Errorf("OutputTooLarge without a UID differs (-with UID +without):\n%s", diff)
+	}
+	// Under the limit, neither says anything.
+	res3, err := ForRegistry(noUID, "", []*corev1.ConfigMap{configMap("big", regLabels, upstreamDoc(servers...))}, Options{LastUpdated: now, MaxOutputBytes: len(res.ConfigMap.Data[OutputKey]) + len(OutputKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if too := res3.Diagnostics.WithReason(model.ReasonOutputTooLarge); len(too) != 0 {
+		t.Errorf("a document that just fits: %v", too)
+	}
 }
 
 func itoa(i int) string {

@@ -144,10 +144,19 @@ func outputConfigMap(src Source, doc string, hash string, maxBytes int) (*corev1
 		},
 		Data: map[string]string{OutputKey: doc},
 	}
-	var ds model.Diagnostics
-	if size := len(OutputKey) + len(doc); size > maxBytes {
-		ds = append(ds, model.Errorf(model.ReasonOutputTooLarge, model.FullRef("v1", "ConfigMap", &cm.ObjectMeta), "data["+OutputKey+"]",
-			"the merged registry is %d bytes; a ConfigMap holds at most %d", size, maxBytes))
+	return cm, tooLarge(&cm.ObjectMeta, len(doc), maxBytes), nil
+}
+
+// tooLarge is the OutputTooLarge Error of an output ConfigMap whose
+// document is docLen bytes, nil when it fits in maxBytes
+// (MaxConfigMapSize when 0).
+func tooLarge(meta *metav1.ObjectMeta, docLen, maxBytes int) model.Diagnostics {
+	if maxBytes <= 0 {
+		maxBytes = MaxConfigMapSize
 	}
-	return cm, ds, nil
+	if size := len(OutputKey) + docLen; size > maxBytes {
+		return model.Diagnostics{model.Errorf(model.ReasonOutputTooLarge, model.FullRef("v1", "ConfigMap", meta), "data["+OutputKey+"]",
+			"the merged registry is %d bytes; a ConfigMap holds at most %d", size, maxBytes)}
+	}
+	return nil
 }

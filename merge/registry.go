@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -245,7 +246,9 @@ func quoteCapped(s string, n int) string {
 // ToolHive's registry server, and compact JSON of registry entries takes
 // about 40% fewer bytes than indented, which matters under the 1 MiB a
 // ConfigMap holds. Without a UID no ownerReference the API server accepts
-// can be written, so Result.ConfigMap stays nil.
+// can be written, so Result.ConfigMap stays nil; a document the ConfigMap
+// could not hold is an OutputTooLarge Error all the same, naming the
+// ConfigMap it would be.
 //
 // entry may be "" when exactly one entry has a ConfigMap source. The error is
 // for an entry that cannot be found (no entry of that name, two of it,
@@ -292,14 +295,24 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 		res.Diagnostics = append(res.Diagnostics, all...)
 		res.Diagnostics.Sort()
 	}
-	if res.Registry != nil && reg.UID != "" {
-		cm, ds, err := res.Render(src, opts)
-		if err == nil {
-			res.ConfigMap = cm
-			if len(ds) > 0 {
-				res.Diagnostics = append(res.Diagnostics, ds...)
-				res.Diagnostics.Sort()
+	if res.Registry != nil {
+		var ds model.Diagnostics
+		if reg.UID != "" {
+			cm, cds, err := res.Render(src, opts)
+			if err == nil {
+				res.ConfigMap, ds = cm, cds
 			}
+		} else {
+			// No ConfigMap without a UID, but the document is the same: one
+			// the API server could not store is as much an Error for a
+			// caller holding the object without its UID (a manifest on
+			// disk, as the CLI reads) as for the operator.
+			meta := metav1.ObjectMeta{Namespace: src.Namespace, Name: OutputConfigMapName(owner.Name, src.Entry)}
+			ds = tooLarge(&meta, res.Registry.CompactLen()+1, opts.MaxOutputBytes)
+		}
+		if len(ds) > 0 {
+			res.Diagnostics = append(res.Diagnostics, ds...)
+			res.Diagnostics.Sort()
 		}
 	}
 	return res, nil

@@ -139,7 +139,7 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 		r = &Registry{}
 	}
 	if g, ok := w.(interface{ Grow(int) }); ok {
-		g.Grow(r.compactLen() + 1)
+		g.Grow(r.CompactLen() + 1)
 	}
 	cw := countingWriter{w: w}
 	r.writeJSON(&cw)
@@ -237,7 +237,13 @@ func (r *Registry) writeJSON(w io.Writer) {
 // compactLen returns the length of AppendJSON's output — exactly when every
 // entry is compact (read from compact data, or built in memory), otherwise an
 // upper bound — so that a large document is allocated once.
-func (r *Registry) compactLen() int {
+// CompactLen returns the length of the bytes AppendJSON appends, without
+// writing them: what a size limit (a ConfigMap's 1 MiB) needs to know of a
+// document nobody is going to write.
+func (r *Registry) CompactLen() int {
+	if r == nil {
+		r = &Registry{}
+	}
 	n := len(`{"$schema":,"version":,"meta":{"last_updated":},"data":{"servers":[]}}`) +
 		quotedLen(r.Schema) + quotedLen(r.Version) + quotedLen(r.LastUpdated)
 	for i, s := range r.present() {

@@ -378,4 +378,13 @@ func TestMergeErrorExitsOne(t *testing.T) {
 	if !strings.Contains(errs, "OutputTooLarge") || !strings.Contains(errs, "no document written") {
 		t.Errorf("stderr does not say why:\n%s", errs)
 	}
+	// The same MCPRegistry written by hand, without a uid: the same Error.
+	noUID := filepath.Join(dir, "big-no-uid.yaml")
+	if err := os.WriteFile(noUID, []byte(strings.Replace(b.String(), "  uid: 7c1d6a3e-0000-4000-8000-000000000001\n", "", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code2, out2, errs2 := mergeCLI(t, "", "merge", "-f", noUID, "--mcpregistry", "big", "--now", "2025-01-01T00:00:00Z")
+	if code2 != exitError || out2 != "" || errs2 != errs {
+		t.Errorf("without a uid: exit %d with %d bytes on stdout; want 1, none and the same stderr\n%s", code2, len(out2), errs2)
+	}
 }
