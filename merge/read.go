@@ -1,7 +1,6 @@
 package merge
 
 import (
-	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"fmt"
@@ -378,7 +377,7 @@ func (e *entry) fieldOf() string {
 func (m *merger) describe(s *model.Server, p *part) {
 	// Only a missing description or the empty string literal gets the
 	// stand-in; nothing else is decoded.
-	if raw, ok := s.Get(model.KeyDescription); ok && string(bytes.TrimSpace(raw)) != `""` {
+	if s.HasDescription() {
 		return
 	}
 	_, server := naming.Split(s.Name())

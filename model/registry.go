@@ -655,12 +655,39 @@ var docVersionRE = regexp.MustCompile(`^\d+\.\d+\.\d+$`)
 func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 
 // Convert reads registry data of any shape and returns the upstream document
-// to emit: entries normalised and sorted (see Finish), meta.last_updated set to
+// to emit: entries normalised and sorted (see Finish), an entry without a
+// description given "<server> from <source>" (the part of the name after
+// the "/", and "file <base name>" or "<Kind> <namespace>/<name>" of
+// opts.Source) with an Info MissingDescription, meta.last_updated set to
 // lastUpdated, the input's document version kept when valid. A nil registry
 // means the data could not be read at all (InvalidJSON, UnknownFormat); a
 // registry without servers comes with an EmptyRegistry error.
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
 	return ConvertWith(data, opts, lastUpdated, NormalizeOptions{})
+}
+
+// standInSource says where converted entries came from in the stand-in
+// description of an entry without one: "file NAME" for a file (its base
+// name: a path names the converting machine, not the data), "KIND
+// NAMESPACE/NAME" for an object, "" when the source is not named.
+func standInSource(ref ObjectRef) string {
+	switch {
+	case ref.Name == "":
+		return ""
+	case ref.Kind == "File" && (ref.Name == "-" || ref.Name == "(stdin)"):
+		// The names the command line gives standard input.
+		return "standard input"
+	case ref.Kind == "File":
+		name := ref.Name
+		if i := strings.LastIndexAny(name, `/\`); i >= 0 && i < len(name)-1 {
+			name = name[i+1:]
+		}
+		return "file " + name
+	case ref.Namespace != "":
+		return ref.Kind + " " + ref.Namespace + "/" + ref.Name
+	default:
+		return ref.Kind + " " + ref.Name
+	}
 }
 
 // ConvertWith is Convert with options for NormalizeWith.
@@ -691,6 +718,32 @@ func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts Norma
 			"document version %q is not of the form MAJOR.MINOR.PATCH; wrote %q", reg.Version, out.Version))
 	}
 	read := len(out.Servers)
+	// An entry without a description gets a stand-in, as a merge gives
+	// one: the upstream schema requires a description, and ToolHive's
+	// shapes (the list shorthand above all) often have none, so dropping
+	// those entries would leave a catalog converted to nothing.
+	from := standInSource(opts.Source)
+	for i, s := range out.Servers {
+		if s == nil || s.HasDescription() {
+			continue
+		}
+		name := s.Name()
+		if _, after, ok := strings.Cut(name, "/"); ok {
+			name = after
+		}
+		text := name
+		if from != "" {
+			text += " from " + from
+		}
+		text = ShortenDescription(text)
+		s.SetDescription(text)
+		field := s.Origin()
+		if field == "" {
+			field = fmt.Sprintf("data.servers[%d]", i)
+		}
+		ds = append(ds, Infof(ReasonMissingDescription, opts.Source, field+"."+KeyDescription,
+			"server %q has no description; wrote %q", s.Name(), text))
+	}
 	ds = append(ds, FinishWith(out, opts.Source, nopts)...)
 	if len(out.Servers) == 0 {
 		why := "the input has no server entry"

@@ -409,6 +409,14 @@ func (s *Server) SetName(name string) {
 	s.Set(KeyName, jsonx.Quote(name))
 }
 
+// HasDescription reports whether the entry has a description other than
+// the empty string literal: the entries a merge and a conversion give a
+// stand-in to (a description of any other kind is the checks' to refuse).
+func (s *Server) HasDescription() bool {
+	raw, ok := s.Get(KeyDescription)
+	return ok && string(bytes.TrimSpace(raw)) != `""`
+}
+
 // SetDescription sets "description".
 func (s *Server) SetDescription(d string) {
 	s.Set(KeyDescription, jsonx.Quote(d))
