@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/mcpreg/mcpreg/internal/manifest"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -38,11 +40,17 @@ type common struct {
 	diagnostics string
 }
 
-func (c *common) register(fs *flag.FlagSet, withFiles bool) {
+// nowLastUpdated is the usage of --now in a verb that writes a registry
+// document.
+const nowLastUpdated = "`RFC3339` time for meta.last_updated (default: the current time)"
+
+// register adds the shared flags to fs; nowUsage says what --now sets in
+// the verb's output.
+func (c *common) register(fs *flag.FlagSet, withFiles bool, nowUsage string) {
 	if withFiles {
 		fs.Var(&c.files, "f", "manifest `PATH`: a file, a directory (read recursively) or - for stdin; repeatable")
 	}
-	fs.StringVar(&c.now, "now", "", "`RFC3339` time for meta.last_updated (default: the current time)")
+	fs.StringVar(&c.now, "now", "", nowUsage)
 	fs.StringVar(&c.diagnostics, "diagnostics", "text", "diagnostics format on stderr: text or json")
 }
 
@@ -55,6 +63,16 @@ func (c *common) check() error {
 		if _, err := time.Parse(time.RFC3339, c.now); err != nil {
 			return fmt.Errorf("--now %q is not an RFC 3339 time (like 2025-01-02T15:04:05Z)", c.now)
 		}
+	}
+	return nil
+}
+
+// checkNamespace refuses a --namespace value no namespace can have (a
+// namespace name is a DNS label): "a,b" or "A" would match nothing and
+// leave an empty result, not the usage error it is.
+func checkNamespace(ns string) error {
+	if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
+		return fmt.Errorf("--namespace %q is not a namespace name: %s", ns, strings.Join(errs, "; "))
 	}
 	return nil
 }

@@ -11,7 +11,7 @@ import (
 func runConvert(e *env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "convert", "FILE [--default-namespace NS] [--format auto|upstream|toolhive|list] [--max-meta-size BYTES]")
-	c.register(fs, false)
+	c.register(fs, false, nowLastUpdated)
 	ns := fs.String("default-namespace", model.DefaultNamespace, "reverse-DNS `NS` for legacy names without one")
 	format := fs.String("format", "auto", "input `FORMAT`: auto, upstream, toolhive or list")
 	maxMeta := fs.Int("max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; -1 for no limit")
@@ -54,7 +54,7 @@ func runConvert(e *env, args []string) int {
 func runValidate(e *env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "validate", "FILE")
-	c.register(fs, false)
+	c.register(fs, false, "`RFC3339` time; accepted as every verb accepts it, and unused: validate writes no document")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status

@@ -17,7 +17,7 @@ func runDiscover(e *env, args []string) int {
 	fs := newFlagSet(e, "discover", "[-f PATH]... [--namespace NS]... [--selector EXPR] [--source-registry FILE]\n"+
 		"       [--naming toolhive-operator|toolhive-registry-server] [--toolhive-endpoints] [--endpoint-path TYPE=PATH]...\n"+
 		"       [--require-https] [--url-alone-exports] [--require-description]")
-	c.register(fs, true)
+	c.register(fs, true, nowLastUpdated)
 	var namespaces, endpointPaths stringList
 	fs.Var(&namespaces, "namespace", "only MCP resources in namespace `NS`; repeatable (default: all)")
 	selector := fs.String("selector", "", "label selector `EXPR` for MCP resources, in Kubernetes syntax")
@@ -35,6 +35,11 @@ func runDiscover(e *env, args []string) int {
 	}
 	if err := c.check(); err != nil {
 		return usageError(e, "discover: %v", err)
+	}
+	for _, ns := range namespaces {
+		if err := checkNamespace(ns); ns != "" && err != nil {
+			return usageError(e, "discover: %v", err)
+		}
 	}
 	if len(pos) > 0 {
 		return usageError(e, "discover: unexpected argument %q (manifests are given with -f)", pos[0])

@@ -328,6 +328,9 @@ func TestDiscoverUsage(t *testing.T) {
 		{[]string{"discover", "--endpoint-path", "sse=sse"}, exitUsage, "PATH must start with /"},
 		{[]string{"discover", "--endpoint-path", "sse=/a", "--endpoint-path", "sse=/b"}, exitUsage, "two paths"},
 		{[]string{"discover", "--now", "yesterday"}, exitUsage, "RFC 3339"},
+		// A list is not a namespace name: it would match nothing.
+		{[]string{"discover", "--namespace", "mcp-servers,team-a"}, exitUsage, `--namespace "mcp-servers,team-a" is not a namespace name`},
+		{[]string{"discover", "--namespace", "mcp-servers", "--namespace", "Team"}, exitUsage, `--namespace "Team" is not a namespace name`},
 		{[]string{"discover", "-f", filepath.Join(dir, "absent.yaml")}, exitUsage, "absent.yaml"},
 		{[]string{"discover", "extra"}, exitUsage, "unexpected argument"},
 		{[]string{"discover", "--no-such-flag"}, exitUsage, "no-such-flag"},

@@ -14,7 +14,7 @@ import (
 func runGroups(e *env, args []string) int {
 	var c common
 	fs := newFlagSet(e, "groups", "[-f PATH]...")
-	c.register(fs, true)
+	c.register(fs, true, "`RFC3339` time for the conditions' lastTransitionTime (default: the current time)")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status

@@ -36,7 +36,7 @@ type mergeFlags struct {
 func runMerge(e *env, args []string) int {
 	var f mergeFlags
 	fs := newFlagSet(e, "merge", mergeSynopsis)
-	f.register(fs, true)
+	f.register(fs, true, nowLastUpdated)
 	fs.StringVar(&f.mcpregistry, "mcpregistry", "", "merge for the MCPRegistry `NAME`, with its entry's selector, key, format and filter")
 	fs.StringVar(&f.namespace, "namespace", "", "`NS` of the MCPRegistry (optional when its name is unique) or of the ConfigMaps to select")
 	fs.StringVar(&f.entry, "entry", "", "the MCPRegistry `ENTRY` to merge (optional when only one entry has a ConfigMap source)")
@@ -56,6 +56,11 @@ func runMerge(e *env, args []string) int {
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 	if err := f.check(); err != nil {
 		return usageError(e, "merge: %v", err)
+	}
+	if f.namespace != "" {
+		if err := checkNamespace(f.namespace); err != nil {
+			return usageError(e, "merge: %v", err)
+		}
 	}
 	if len(pos) > 0 {
 		return usageError(e, "merge: unexpected argument %q (manifests are given with -f)", pos[0])

@@ -246,6 +246,7 @@ spec:
 		{"ambiguous registry", []string{"-f", twoNamespaces, "--mcpregistry", "reg"}, "several namespaces (a, b)"},
 		{"several ConfigMap entries", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a"}, "2 entries with a ConfigMap source"},
 		{"unknown entry", []string{"-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "three"}, `no entry "three"`},
+		{"namespace list", []string{"--namespace", "a,b", "--selector", "x=y"}, `--namespace "a,b" is not a namespace name`},
 		{"bad strategy", []string{"--mcpregistry", "all-teams-registry", "--conflict", "first"}, "unknown conflict strategy"},
 		{"positional argument", []string{"manifests.yaml", "--mcpregistry", "all-teams-registry"}, "unexpected argument"},
 		{"bad now", []string{"--mcpregistry", "all-teams-registry", "--now", "yesterday"}, "RFC 3339"},
