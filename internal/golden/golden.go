@@ -62,7 +62,10 @@ func Cases(t testing.TB, dir string) []string {
 }
 
 // LoadObjects decodes every .yaml, .yml and .json file directly in dir whose
-// name does not start with "want" or "expected" into one snapshot.
+// name does not start with "want" or "expected" into one snapshot. Namespaced
+// objects without a namespace are put in "default", as kubectl apply (and so
+// the CLI) does: a case copied from a manifest that leaves the namespace out
+// then gives the library and the CLI the same objects.
 func LoadObjects(t testing.TB, dir string) *manifest.Objects {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -90,5 +93,10 @@ func LoadObjects(t testing.TB, dir string) *manifest.Objects {
 		}
 		all.Append(o)
 	}
+	all.DefaultNamespace(DefaultNamespace)
 	return all
 }
+
+// DefaultNamespace is the namespace LoadObjects gives namespaced objects that
+// name none: kubectl's with the default context.
+const DefaultNamespace = "default"
