@@ -45,6 +45,15 @@ var invalidOnPurpose = map[string]string{
 	"testdata/groups/duplicates/input.yaml: MCPServer ns/b":              "the same MCPServer twice: a member counted once",
 	"testdata/groups/differing-copies/input.yaml: MCPServer ns/s":        "two differing copies of one MCPServer (two dumps) naming two groups: one copy counts, DuplicateName",
 
+	// MCPGroup manifests as ToolHive's early documentation wrote them, in an
+	// API group no ToolHive release serves, which the library reads as
+	// toolhive.stacklok.dev (a kind never shipped is ignored).
+	"testdata/groups/example-groups-as-written/input.yaml: MCPGroup default/engineering-team":     "API group mcp.toolhive.stacklok.io of early documentation: read as toolhive.stacklok.dev",
+	"testdata/groups/example-groups-as-written/input.yaml: MCPServer /github-server":              "API group mcp.toolhive.stacklok.io, no namespace: a member in default",
+	"testdata/groups/example-groups-as-written/input.yaml: MCPServer /jira-server":                "API group mcp.toolhive.stacklok.io, no namespace: a member in default",
+	"testdata/groups/example-groups-as-written/input.yaml: MCPServer default/standalone-server":   "API group mcp.toolhive.stacklok.io: in no group",
+	"testdata/groups/example-groups-as-written/input.yaml: MCPVirtualServer /engineering-virtual": "a kind no ToolHive release shipped: ignored",
+
 	// Values the CRDs' enums and patterns refuse, which a reader must still
 	// survive (a manifest from elsewhere, another ToolHive release).
 	"testdata/discovery/invalid-transport/input.yaml: MCPServer ns/http-transport":                       "transport \"http\" is no MCP transport: InvalidTransport",
