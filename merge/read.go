@@ -173,9 +173,12 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 			d.Severity = model.SeverityWarning
 			d.Message = "ConfigMap skipped: " + d.Message
 			p.failure = d.Reason
-		case model.ReasonInvalidEntry:
+		case model.ReasonInvalidEntry, model.ReasonInvalidURL:
+			// Both drop one entry each: Parse reports a legacy or list
+			// entry whose URL the URL policy refuses as InvalidURL, not
+			// InvalidEntry, and the ConfigMap has lost it all the same.
 			// A summary stands for the entries it leaves unlisted.
-			p.skipN(model.ReasonInvalidEntry, d.Count())
+			p.skipN(d.Reason, d.Count())
 		}
 		p.ds = append(p.ds, d)
 	}

@@ -372,7 +372,7 @@ func (c *urlCheck) serves(x cand, rq clientRequest) bool {
 			return false
 		}
 	}
-	got, err := Rewrite(rq.path, ms[mi].Path, rw)
+	got, err := backendPath(rq.path, ms[mi].Path, rw)
 	return err == nil && got == rq.backend
 }
 

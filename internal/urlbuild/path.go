@@ -46,6 +46,33 @@ func Rewrite(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewrite
 	return head + tail, nil
 }
 
+// backendPath is the path the backend receives for a request path that a
+// match takes, through filter: Rewrite, and also for a RegularExpression
+// match, which gives no URL of its own (Rewrite refuses it) but may still
+// take a request for another match's URL. Without a path modifier it
+// forwards the path as it came, and ReplaceFullPath replaces it whatever
+// the match; ReplacePrefixMatch needs a PathPrefix match, so such a rule
+// forwards nothing the check can know.
+func backendPath(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewriteFilter) (string, error) {
+	if typ, _ := DefaultPathMatch(gwv1.HTTPRouteMatch{Path: match}); typ != gwv1.PathMatchRegularExpression {
+		return Rewrite(path, match, filter)
+	}
+	mod, err := pathModifierOf(filter)
+	if err != nil {
+		return "", err
+	}
+	if err := compatible(gwv1.PathMatchRegularExpression, mod); err != nil {
+		return "", err
+	}
+	if !strings.HasPrefix(path, "/") {
+		return "", fmt.Errorf("request path %q is not absolute", path)
+	}
+	if mod != nil {
+		return *mod.ReplaceFullPath, nil
+	}
+	return path, nil
+}
+
 // rewriteParts is Rewrite with the result in two pieces to be concatenated,
 // so that ExternalPath can check its answer without allocating.
 func rewriteParts(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRewriteFilter) (head, tail string, err error) {

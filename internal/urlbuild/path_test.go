@@ -225,3 +225,36 @@ func TestCheckPathOnePass(t *testing.T) {
 		}
 	})
 }
+
+// TestBackendPath checks the backend path of a request a RegularExpression
+// match takes: the request path, or ReplaceFullPath's; ReplacePrefixMatch
+// cannot go with it. Other matches rewrite as Rewrite does.
+func TestBackendPath(t *testing.T) {
+	regex := &gwv1.HTTPPathMatch{Type: ptr(gwv1.PathMatchRegularExpression), Value: ptr("/docs.*")}
+	rows := []struct {
+		path   string
+		match  *gwv1.HTTPPathMatch
+		filter *gwv1.HTTPURLRewriteFilter
+		want   string // "" for an error
+	}{
+		{"/docs", regex, nil, "/docs"},
+		{"/docs/mcp", regex, nil, "/docs/mcp"},
+		{"/docs", regex, replaceFull("/mcp"), "/mcp"},
+		{"/docs", regex, replacePrefix("/"), ""},
+		{"docs", regex, nil, ""},
+		{"/docs/x", prefixMatch("/docs"), replacePrefix("/"), "/x"},
+		{"/other", prefixMatch("/docs"), nil, ""},
+	}
+	for _, r := range rows {
+		got, err := backendPath(r.path, r.match, r.filter)
+		if r.want == "" {
+			if err == nil {
+				t.Errorf("backendPath(%q, %v): %q, want an error", r.path, *r.match.Value, got)
+			}
+			continue
+		}
+		if err != nil || got != r.want {
+			t.Errorf("backendPath(%q, %v) = %q, %v; want %q", r.path, *r.match.Value, got, err, r.want)
+		}
+	}
+}
