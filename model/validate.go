@@ -722,9 +722,7 @@ func ValidateJSON(data []byte, obj ObjectRef) Diagnostics {
 			ds[i].Severity = SeverityError
 		}
 	}
-	if reg.Schema != "" && !isURI(reg.Schema) {
-		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "$schema", "$schema %q is not a URI", reg.Schema))
-	}
+	ds = append(ds, documentRules(data, obj)...)
 	ds = append(ds, ValidateRegistry(reg, obj)...)
 	ds.Sort()
 	return ds

@@ -506,3 +506,49 @@ func TestValidateRefusesTextThatIsNotUnicode(t *testing.T) {
 		t.Errorf("errors on %v, want %v; all:\n%s", got, want, lines(ds))
 	}
 }
+
+// TestValidateJSONDocumentMembers: the members of a document outside its
+// server entries are checked as ToolHive's registry server checks them: a
+// "$schema" that is present must be a string holding a URI (null, a number
+// and "" are refused), and no number anywhere may be beyond float64, since
+// the server decodes the whole document before it reads the servers. A huge
+// number inside an entry is the entry's error, reported once.
+func TestValidateJSONDocumentMembers(t *testing.T) {
+	obj := model.ObjectRef{Kind: "File", Name: "f.json"}
+	const rest = `"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"}`
+	const servers = `"servers":[{"name":"com.example/srv","description":"d","version":"1.0.0"}]`
+	for _, tt := range []struct {
+		name, doc string
+		fields    []string // the fields of the Error diagnostics, sorted
+	}{
+		{"valid", `{"$schema":"https://example.com/s.json",` + rest + `,"data":{` + servers + `}}`, nil},
+		{"no $schema", `{` + rest + `,"data":{` + servers + `}}`, nil},
+		{"$schema null", `{"$schema":null,` + rest + `,"data":{` + servers + `}}`, []string{"$schema"}},
+		{"$schema number", `{"$schema":5,` + rest + `,"data":{` + servers + `}}`, []string{"$schema"}},
+		{"$schema empty", `{"$schema":"",` + rest + `,"data":{` + servers + `}}`, []string{"$schema"}},
+		{"$schema relative", `{"$schema":"schema.json",` + rest + `,"data":{` + servers + `}}`, []string{"$schema"}},
+		{"$schema last of two", `{"$schema":"https://example.com/s.json","$schema":5,` + rest + `,"data":{` + servers + `}}`, []string{"$schema"}},
+		{"$schema earlier of two", `{"$schema":5,"$schema":"https://example.com/s.json",` + rest + `,"data":{` + servers + `}}`, nil},
+		{"huge number at top", `{"x":[1,-2e400],` + rest + `,"data":{` + servers + `}}`, []string{"x"}},
+		{"huge number in meta", `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z","n":1e309},"data":{` + servers + `}}`, []string{"meta"}},
+		{"huge number in data", `{` + rest + `,"data":{` + servers + `,"skills":[],"n":{"m":"1e999","k":1e999}}}`, []string{"data.n"}},
+		{"huge number in an earlier data", `{` + rest + `,"data":{"x":1e400},"data":{` + servers + `}}`, []string{"data"}},
+		{"huge number in an earlier servers", `{` + rest + `,"data":{"servers":[1e400],` + servers + `}}`, []string{"data.servers", "data.servers[0]"}},
+		{"huge number in an entry", `{` + rest + `,"data":{"servers":[{"name":"com.example/srv","description":"d","version":"1.0.0","x":1e400}]}}`, []string{"data.servers[0].x"}},
+		{"number in a string", `{"x":"1e400",` + rest + `,"data":{` + servers + `}}`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := model.ValidateJSON([]byte(tt.doc), obj)
+			var fields []string
+			for _, d := range ds.WithSeverity(model.SeverityError) {
+				if d.Reason != model.ReasonInvalidEntry {
+					t.Errorf("reason %s, want InvalidEntry: %v", d.Reason, d)
+				}
+				fields = append(fields, d.Field)
+			}
+			if !slices.Equal(fields, tt.fields) {
+				t.Errorf("errors on %v, want %v; all:\n%s", fields, tt.fields, lines(ds))
+			}
+		})
+	}
+}

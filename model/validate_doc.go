@@ -1,0 +1,104 @@
+package model
+
+import (
+	"github.com/mcpreg/mcpreg/internal/jsonx"
+)
+
+// documentRules checks the parts of an upstream document that lie outside
+// its server entries, as ToolHive's registry server checks them
+// (ValidateUpstreamRegistryBytes): the registry schema's "$schema" (a
+// string in URI format whenever the member is present, null and "" included),
+// and the decoding of the whole document into `any`, which fails on a
+// number beyond float64 wherever it is. The server entries themselves are
+// ValidateServer's; data other than JSON is Parse's to report.
+func documentRules(data []byte, obj ObjectRef) Diagnostics {
+	top, err := jsonx.Members(data)
+	if err != nil {
+		return nil
+	}
+	var ds Diagnostics
+	// encoding/json keeps the last of repeated members, and gojsonschema
+	// reads the document the same way: the last "$schema" is the one
+	// checked, the last "data" the one whose servers are read.
+	lastSchema, lastData := -1, -1
+	for i, m := range top {
+		switch m.Key {
+		case KeySchema:
+			lastSchema = i
+		case "data":
+			lastData = i
+		}
+	}
+	if lastSchema >= 0 {
+		raw := top[lastSchema].Value
+		switch s, ok := jsonx.String(raw); {
+		case jsonx.Kind(raw) != '"':
+			ds = append(ds, Errorf(ReasonInvalidEntry, obj, KeySchema, "$schema is %s; it must be a string holding a URI", describeKind(raw)))
+		case !ok || !isURI(s):
+			ds = append(ds, Errorf(ReasonInvalidEntry, obj, KeySchema, "$schema %q is not a URI", s))
+		}
+	}
+	// Every member is decoded, repeated ones too; the server entries of
+	// the "data" read are checked by ValidateServer, so only the rest is
+	// scanned here. Members are bounded by the document's size.
+	for i, m := range top {
+		if i != lastData {
+			ds = appendHugeNumber(ds, obj, m.Key, m.Value)
+			continue
+		}
+		dm, err := jsonx.Members(m.Value)
+		if err != nil {
+			ds = appendHugeNumber(ds, obj, m.Key, m.Value)
+			continue
+		}
+		lastServers := -1
+		for j, d := range dm {
+			if d.Key == "servers" {
+				lastServers = j
+			}
+		}
+		for j, d := range dm {
+			if j != lastServers {
+				ds = appendHugeNumber(ds, obj, "data."+d.Key, d.Value)
+			}
+		}
+	}
+	return ds
+}
+
+// appendHugeNumber adds an Error when raw, the value of the document member
+// at field, holds a number that encoding/json cannot decode into a float64
+// (see hasHugeNumber), naming the first such number.
+func appendHugeNumber(ds Diagnostics, obj ObjectRef, field string, raw []byte) Diagnostics {
+	if !hasHugeNumber(raw) {
+		return ds
+	}
+	return append(ds, Errorf(ReasonInvalidEntry, obj, field,
+		"%s holds the number %s, beyond the range of a 64-bit float; ToolHive's registry server decodes the whole document and rejects it", field, show(firstHugeNumber(raw))))
+}
+
+// firstHugeNumber returns the first number literal in the JSON value raw
+// that overflows a float64, or nil. Strings are skipped whole, so a digit
+// inside one is never taken for a number.
+func firstHugeNumber(raw []byte) []byte {
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '"':
+			end := jsonx.StringEnd(raw, i)
+			if end < 0 {
+				return nil
+			}
+			i = end - 1
+		case c == '-' || isDigit(c):
+			j := i + 1
+			for j < len(raw) && isNumberByte(raw[j]) {
+				j++
+			}
+			if numberOverflows(raw[i:j]) {
+				return raw[i:j]
+			}
+			i = j - 1
+		}
+	}
+	return nil
+}
