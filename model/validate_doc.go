@@ -7,8 +7,8 @@ import (
 // documentRules checks the parts of an upstream document that lie outside
 // its server entries, as ToolHive's registry server checks them
 // (ValidateUpstreamRegistryBytes): the registry schema's "$schema" (a
-// string in URI format whenever the member is present, null and "" included),
-// and the decoding of the whole document into `any`, which fails on a
+// string in URI format whenever the member is present, null and "" included)
+// and its "skills" and "plugins" lists (checkDataList), and the decoding of the whole document into `any`, which fails on a
 // number beyond float64 wherever it is. The server entries themselves are
 // ValidateServer's; data other than JSON is Parse's to report.
 func documentRules(data []byte, obj ObjectRef) Diagnostics {
@@ -51,15 +51,17 @@ func documentRules(data []byte, obj ObjectRef) Diagnostics {
 			ds = appendHugeNumber(ds, obj, m.Key, m.Value)
 			continue
 		}
-		lastServers := -1
+		last := map[string]int{}
 		for j, d := range dm {
-			if d.Key == "servers" {
-				lastServers = j
-			}
+			last[d.Key] = j
 		}
 		for j, d := range dm {
-			if j != lastServers {
-				ds = appendHugeNumber(ds, obj, "data."+d.Key, d.Value)
+			if d.Key == "servers" && j == last[d.Key] {
+				continue
+			}
+			ds = appendHugeNumber(ds, obj, "data."+d.Key, d.Value)
+			if rule := dataListRule(d.Key); rule != nil && j == last[d.Key] {
+				ds = checkDataList(ds, obj, d.Key, rule, d.Value)
 			}
 		}
 	}

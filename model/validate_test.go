@@ -552,3 +552,54 @@ func TestValidateJSONDocumentMembers(t *testing.T) {
 		})
 	}
 }
+
+// TestValidateJSONSkillsAndPlugins: data.skills and data.plugins, which
+// ToolHive's registry schema checks against its skill and plugin schemas,
+// are checked by the same rules: the list must be an array of objects with
+// namespace, name, description and version, each of its form; a skill's
+// provenance takes no other member; a repeated allowed tool is an error.
+func TestValidateJSONSkillsAndPlugins(t *testing.T) {
+	obj := model.ObjectRef{Kind: "File", Name: "f.json"}
+	doc := func(key, items string) string {
+		return `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[{"name":"com.example/srv","description":"d","version":"1.0.0"}],"` + key + `":` + items + `}}`
+	}
+	const item = `"namespace":"io.github.acme","name":"my-skill","description":"d","version":"1.0.0"`
+	for _, tt := range []struct {
+		name, key, items string
+		fields           []string
+	}{
+		{"empty", "skills", `[]`, nil},
+		{"valid skill", "skills", `[{` + item + `,"status":"archived","allowedTools":["a","b"],"repository":{"url":"https://github.com/acme/x"},"icons":[{"src":"x"}],"packages":[{"registryType":"git","url":"https://github.com/acme/x"}],"provenance":{"attestation":{"predicate":{}}},"metadata":{},"x":1}]`, nil},
+		{"valid plugin", "plugins", `[{` + item + `,"compatibility":"` + strings.Repeat("x", 600) + `"}]`, nil},
+		{"null", "skills", `null`, []string{"data.skills"}},
+		{"object", "plugins", `{}`, []string{"data.plugins"}},
+		{"item not an object", "plugins", `[1]`, []string{"data.plugins[0]"}},
+		{"missing members", "skills", `[{}]`, []string{"data.skills[0]", "data.skills[0]", "data.skills[0]", "data.skills[0]"}},
+		{"name pattern", "skills", `[{` + item + `,"name":"My_Skill"}]`, []string{"data.skills[0].name"}},
+		{"one-character name", "plugins", `[{` + item + `,"name":"a"}]`, []string{"data.plugins[0].name"}},
+		{"namespace too short", "skills", `[{` + item + `,"namespace":"ab"}]`, []string{"data.skills[0].namespace"}},
+		{"status", "plugins", `[{` + item + `,"status":"Active"}]`, []string{"data.plugins[0].status"}},
+		{"compatibility", "skills", `[{` + item + `,"compatibility":"` + strings.Repeat("x", 501) + `"}]`, []string{"data.skills[0].compatibility"}},
+		{"repeated tool", "skills", `[{` + item + `,"allowedTools":["a","a"]}]`, []string{"data.skills[0].allowedTools[1]"}},
+		{"package type", "plugins", `[{` + item + `,"packages":[{"registryType":"npm"}]}]`, []string{"data.plugins[0].packages[0].registryType"}},
+		{"repository url", "skills", `[{` + item + `,"repository":{"url":"github.com/acme/x"}}]`, []string{"data.skills[0].repository.url"}},
+		{"provenance closed", "skills", `[{` + item + `,"provenance":{"sigstore_url":"x","extra":1}}]`, []string{"data.skills[0].provenance"}},
+		{"last of two lists", "skills", `[1],"skills":[]`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := model.ValidateJSON([]byte(doc(tt.key, tt.items)), obj)
+			var fields []string
+			for _, d := range ds.WithSeverity(model.SeverityError) {
+				fields = append(fields, d.Field)
+			}
+			if !slices.Equal(fields, tt.fields) {
+				t.Errorf("errors on %v, want %v; all:\n%s", fields, tt.fields, lines(ds))
+			}
+		})
+	}
+	// A hostile list gives a bounded number of diagnostics.
+	many := doc("skills", "["+strings.Repeat("{},", 999)+"{}]")
+	if ds := model.ValidateJSON([]byte(many), obj); len(ds) > 2*model.MaxPerObjectReason+2 {
+		t.Errorf("%d diagnostics for 1000 bad skills", len(ds))
+	}
+}
