@@ -367,7 +367,7 @@ func (c *routedGET) serves(refs []getReference, got urlbuild.Routed) bool {
 			// The reference match itself sends the URL's requests where its
 			// URLs go; any other rule must send all its traffic to want.
 			self := wr == ref.route && got.Rule == ref.rule && got.Match == ref.match
-			wb, wpath, ok := forwards(wr, got, c.pu.Path, self)
+			wb, wpath, ok := forwardsTaken(wr, got, c.pu.Path, self)
 			if ok && wb == c.want && wpath == ref.path && granted(c.snap, wr.Namespace, wb) {
 				return true
 			}
@@ -440,6 +440,38 @@ func forwards(route *gwv1.HTTPRoute, r urlbuild.Routed, path string, heaviest bo
 	}
 	p, err := urlbuild.Rewrite(path, matches[mi].Path, rw)
 	return b, p, err == nil
+}
+
+// forwardsTaken is forwards for a request a match has taken, which may be
+// a RegularExpression match: no URL comes from one (Rewrite refuses it), but
+// one may take a request for another match's URL, and then it forwards the
+// path as it came, or ReplaceFullPath's path (ReplacePrefixMatch cannot go
+// with it: such a route is not admissible).
+func forwardsTaken(route *gwv1.HTTPRoute, r urlbuild.Routed, path string, heaviest bool) (fuzzBackend, string, bool) {
+	rules := urlbuild.DefaultRules(route)
+	if r.Rule >= len(rules) {
+		return fuzzBackend{}, "", false
+	}
+	matches := urlbuild.DefaultMatches(rules[r.Rule])
+	mi := max(r.Match, 0)
+	if mi >= len(matches) || matches[mi].Path == nil || matches[mi].Path.Type == nil || *matches[mi].Path.Type != gwv1.PathMatchRegularExpression {
+		return forwards(route, r, path, heaviest)
+	}
+	rule := rules[r.Rule]
+	b, ok := ruleBackend(route, &rule, heaviest)
+	if !ok {
+		return fuzzBackend{}, "", false
+	}
+	for _, f := range rule.Filters {
+		if f.Type != gwv1.HTTPRouteFilterURLRewrite || f.URLRewrite == nil || f.URLRewrite.Path == nil {
+			continue
+		}
+		if f.URLRewrite.Path.Type != gwv1.FullPathHTTPPathModifier || f.URLRewrite.Path.ReplaceFullPath == nil {
+			return fuzzBackend{}, "", false
+		}
+		path = *f.URLRewrite.Path.ReplaceFullPath
+	}
+	return b, path, true
 }
 
 // routesNamed returns the routes of the snapshot with ref's namespace and
