@@ -43,7 +43,18 @@ type members struct {
 	// seen is a two-bit Bloom filter of the keys read so far: a key that
 	// hits it is compared with the earlier keys.
 	seen [2]uint64
+	// count is the number of keys read so far. From manyKeys on, the
+	// filter is full and would send every key to a comparison with all
+	// the earlier ones (quadratic in the keys of one object, which a
+	// tenant chooses): keys then holds every key read instead.
+	count int
+	keys  map[string]struct{}
 }
+
+// manyKeys is the number of keys or strings of one object or array above
+// which a repeat is looked up in a map rather than found by comparing with
+// the earlier ones: a 128-bit Bloom filter is mostly set by then.
+const manyKeys = 32
 
 // open starts reading raw as an object. When raw is not one, it reports that
 // at the current path and returns false; next then yields nothing.
@@ -127,11 +138,24 @@ func (v *validator) next(it *members) bool {
 	key := raw[i+1 : kend-1]
 	h *= 0x9e3779b97f4a7c15
 	b0, b1 := uint64(1)<<(h>>58), uint64(1)<<(h>>52&63)
-	if it.seen[0]&b0 != 0 && it.seen[1]&b1 != 0 && v.repeated(it, i, key) {
-		return v.stop(it)
+	if it.keys != nil {
+		if _, dup := it.keys[string(key)]; dup {
+			return v.stop(it)
+		}
+		it.keys[string(key)] = struct{}{}
+	} else {
+		if it.seen[0]&b0 != 0 && it.seen[1]&b1 != 0 && v.repeated(it, i, key) {
+			return v.stop(it)
+		}
+		it.seen[0] |= b0
+		it.seen[1] |= b1
+		if it.count++; it.count == manyKeys {
+			it.keys = v.keysBefore(it, i)
+			if it.keys != nil {
+				it.keys[string(key)] = struct{}{}
+			}
+		}
 	}
-	it.seen[0] |= b0
-	it.seen[1] |= b1
 	j := kend
 	if j >= len(raw) || raw[j] != ':' {
 		if j = skipWS(raw, j); j >= len(raw) || raw[j] != ':' {
@@ -252,6 +276,31 @@ func (v *validator) repeated(it *members, at int, key []byte) bool {
 		i = skipWS(raw, j+1) // past ','
 	}
 	return false
+}
+
+// keysBefore returns the set of the keys of the members of it before the
+// one at offset at, read as repeated reads them; nil in the cases where
+// repeated would report a repeat to bail (which cannot happen): the caller
+// then goes on with repeated.
+func (v *validator) keysBefore(it *members, at int) map[string]struct{} {
+	raw := it.raw
+	keys := make(map[string]struct{}, 2*manyKeys)
+	for i := it.first; i >= 0 && i < at; {
+		kend, _ := keyEnd(raw, i)
+		if kend < 0 {
+			return nil
+		}
+		keys[string(raw[i+1:kend-1])] = struct{}{}
+		j := skipWS(raw, kend)
+		j = skipWS(raw, j+1) // past ':'
+		vend := v.index.skip(raw, j)
+		if vend < 0 {
+			return nil
+		}
+		j = skipWS(raw, vend)
+		i = skipWS(raw, j+1) // past ','
+	}
+	return keys
 }
 
 // elements iterates over the elements of one array value.
@@ -388,6 +437,40 @@ func (v *validator) earlierString(it *elements, s []byte) int {
 		i = skipWS(raw, j+1) // past ','
 	}
 	return -1
+}
+
+// stringsThrough returns the strings among the elements of it up to the
+// current one included, decoded as earlierString decodes them, each with
+// its index among those strings at its first occurrence (what
+// earlierString returns for it), and their number.
+func (v *validator) stringsThrough(it *elements) (map[string]int, int) {
+	first := make(map[string]int, 2*manyKeys)
+	k := 0
+	add := func(el []byte) {
+		if t, ok := plainString(el); ok {
+			if _, had := first[string(t)]; !had {
+				first[string(t)] = k
+			}
+			k++
+		}
+	}
+	if it.careful {
+		for _, el := range it.all[:it.n+1] {
+			add(el)
+		}
+		return first, k
+	}
+	raw := it.raw
+	for i, n := it.first, 0; n <= it.n && i >= 0 && i < len(raw); n++ {
+		vend := v.index.skip(raw, i)
+		if vend < 0 {
+			break
+		}
+		add(raw[i:vend])
+		j := skipWS(raw, vend)
+		i = skipWS(raw, j+1) // past ','
+	}
+	return first, k
 }
 
 // Eight-byte lanes for finding a byte in a word (as jsonx does).

@@ -98,6 +98,24 @@ func plainKey(key []byte) bool {
 
 // dropShadowed removes, in place, members whose key appears again later.
 func dropShadowed(ms []rawMember) []rawMember {
+	if len(ms) > manyKeys {
+		// A map of where each key is last spares comparing every member
+		// with all later ones.
+		last := make(map[string]int, len(ms))
+		for i, m := range ms {
+			last[string(m.key)] = i
+		}
+		if len(last) == len(ms) {
+			return ms
+		}
+		out := ms[:0]
+		for i, m := range ms {
+			if last[string(m.key)] == i {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
 	out := ms[:0]
 	for i, m := range ms {
 		shadowed := false
@@ -764,7 +782,9 @@ func (v *validator) boolSlow(m *rawMember) {
 // stringList checks an array of strings, each satisfying rule when not nil
 // and, with unique, none repeated (uniqueItems compares decoded strings).
 // A Bloom filter of the strings read spares comparing each with every
-// earlier one.
+// earlier one; from manyKeys elements on, when the filter is mostly set, a
+// map of the strings read does (a tenant's list of tags must not cost the
+// square of its length).
 func (v *validator) stringList(raw []byte, rule *stringRule, unique bool) {
 	var it elements
 	if !v.openArray(&it, raw) {
@@ -774,6 +794,10 @@ func (v *validator) stringList(raw []byte, rule *stringRule, unique bool) {
 		rule = ruleAny
 	}
 	var seen [2]uint64
+	// first maps each string read to its index among the strings (see
+	// stringsThrough), strs counting them, once the list is long.
+	var first map[string]int
+	strs := 0
 	for v.nextElement(&it) {
 		var s []byte
 		var ok bool
@@ -786,14 +810,34 @@ func (v *validator) stringList(raw []byte, rule *stringRule, unique bool) {
 			s, ok = v.strAt(nil, it.n, el, it.plain, rule)
 		}
 		if ok && unique {
-			b0, b1 := bloomBits(s)
-			if seen[0]&b0 != 0 && seen[1]&b1 != 0 {
-				if j := v.earlierString(&it, s); j >= 0 {
+			if first != nil {
+				if j, dup := first[string(s)]; dup {
 					v.failAt(nil, it.n, "repeats %s (also at [%d]); the values must be unique", show(it.el), j)
 				}
+			} else {
+				b0, b1 := bloomBits(s)
+				if seen[0]&b0 != 0 && seen[1]&b1 != 0 {
+					if j := v.earlierString(&it, s); j >= 0 {
+						v.failAt(nil, it.n, "repeats %s (also at [%d]); the values must be unique", show(it.el), j)
+					}
+				}
+				seen[0] |= b0
+				seen[1] |= b1
 			}
-			seen[0] |= b0
-			seen[1] |= b1
+		}
+		if !unique {
+			continue
+		}
+		switch {
+		case first != nil:
+			if t, isStr := plainString(it.el); isStr {
+				if _, had := first[string(t)]; !had {
+					first[string(t)] = strs
+				}
+				strs++
+			}
+		case it.n+1 == manyKeys:
+			first, strs = v.stringsThrough(&it)
 		}
 	}
 }

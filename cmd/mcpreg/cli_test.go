@@ -249,3 +249,38 @@ func TestUnreadableInputCannotForgeLines(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateVerdictCannotForgeLines: validate's closing line ("FILE:
+// valid" or "FILE: invalid (N errors)") repeats the file name escaped, as
+// the diagnostics above it do: a name with a terminal escape or a line
+// break drove the terminal and started a line of its own.
+func TestValidateVerdictCannotForgeLines(t *testing.T) {
+	dir := t.TempDir()
+	evil := filepath.Join(dir, "ev\x1b]0;title\a\nerror Fake")
+	valid := `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[{"name":"io.github.acme/tool","description":"A tool","version":"1.0.0","remotes":[{"type":"sse","url":"https://acme.example.com/sse"}]}]}}`
+	for _, c := range []struct {
+		doc, verdict string
+		code         int
+	}{
+		{valid, ": valid", exitOK},
+		{`{"data":{"servers":[]}}`, ": invalid (", exitError},
+	} {
+		if err := os.WriteFile(evil, []byte(c.doc), 0o600); err != nil {
+			t.Skipf("this file system refuses the name: %v", err)
+		}
+		r := invoke(t, "", "validate", evil)
+		if r.code != c.code {
+			t.Errorf("exit %d, want %d; stderr %q", r.code, c.code, r.stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(r.stderr, "\n"), "\n")
+		last := lines[len(lines)-1]
+		if strings.ContainsAny(r.stderr, "\x1b\a\r") || !strings.Contains(last, `ev\x1b]0;title\a\nerror Fake`+c.verdict) {
+			t.Errorf("stderr %q: want the file name escaped on the closing line %q", r.stderr, c.verdict)
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(l, "error Fake") {
+				t.Errorf("stderr %q: a file name started a line", r.stderr)
+			}
+		}
+	}
+}

@@ -78,15 +78,18 @@ func runValidate(e *env, args []string) int {
 		ds.Sort()
 	}
 	report(e, &c, ds)
+	// The verdict names the file as the diagnostics do, escaped and cut:
+	// whoever named it may have put a terminal escape or a line break in it.
+	name := model.Echo(src.Name)
 	if ds.HasErrors() {
 		if c.diagnostics == "text" {
 			n := ds.WithSeverity(model.SeverityError).Count()
-			fmt.Fprintf(e.stderr, "%s: invalid (%s)\n", src.Name, plural(n, "error"))
+			fmt.Fprintf(e.stderr, "%s: invalid (%s)\n", name, plural(n, "error"))
 		}
 		return exitError
 	}
 	if c.diagnostics == "text" {
-		fmt.Fprintf(e.stderr, "%s: valid\n", src.Name)
+		fmt.Fprintf(e.stderr, "%s: valid\n", name)
 	}
 	return exitOK
 }

@@ -836,7 +836,11 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 		routeNS := routeNamespace{ix: ix, name: r.Namespace}
 		hostnames = appendRouteHostnames(hostnames[:0], r.Spec.Hostnames)
 		*mark++
+		var repeats parentRepeats
 		for pi, ref := range r.Spec.ParentRefs {
+			if repeats.repeat(r, pi) {
+				continue // filed under the first copy
+			}
 			key := parentKeyOf(ref, r.Namespace)
 			if key.group != GatewayGroup || key.kind != KindGateway {
 				continue
