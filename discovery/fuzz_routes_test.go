@@ -344,6 +344,13 @@ func (c *routedGET) references(gk types.NamespacedName) []getReference {
 				if alone, ok = ix.RouteRequest(gk, c.port, c.protocol, req); ok && alone.Route == c.via {
 					break
 				}
+				// Uncertain only between matches of this one rule (a
+				// RegularExpression beside the match the URL came from):
+				// the rule takes the request; serves checks each match.
+				if !ok && alone.Route == c.via && oneRule(alone) {
+					ok = true
+					break
+				}
 			}
 			if !ok || alone.Route != c.via {
 				continue
@@ -356,6 +363,17 @@ func (c *routedGET) references(gk types.NamespacedName) []getReference {
 		}
 	}
 	return refs
+}
+
+// oneRule reports whether every match that may take a request, r and
+// r.MayTake, is of r's route and rule.
+func oneRule(r urlbuild.Routed) bool {
+	for _, m := range r.MayTake {
+		if m.Route != r.Route || m.Rule != r.Rule {
+			return false
+		}
+	}
+	return true
 }
 
 // serves reports whether the rule got forwards a GET of the URL to want as
