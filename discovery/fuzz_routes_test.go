@@ -382,9 +382,10 @@ func oneRule(r urlbuild.Routed) bool {
 func (c *routedGET) serves(refs []getReference, got urlbuild.Routed) bool {
 	for _, ref := range refs {
 		for _, wr := range routesNamed(c.snap, got.Route) {
-			// The reference match itself sends the URL's requests where its
-			// URLs go; any other rule must send all its traffic to want.
-			self := wr == ref.route && got.Rule == ref.rule && got.Match == ref.match
+			// The reference rule itself (through any of its matches: they
+			// share its backendRefs) sends the URL's requests where its URLs
+			// go; any other rule must send all its traffic to want.
+			self := wr == ref.route && got.Rule == ref.rule
 			wb, wpath, ok := forwardsTaken(wr, got, c.pu.Path, self)
 			if ok && wb == c.want && wpath == ref.path && granted(c.snap, wr.Namespace, wb) {
 				return true
