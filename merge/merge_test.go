@@ -308,6 +308,52 @@ func TestOutputTooLarge(t *testing.T) {
 	}
 }
 
+// TestOutputTooLargeIndentedData: an MCPRegistry without a UID measures the
+// document it would write, compact, not the indented data it was merged
+// from: the same ConfigMap with and without a UID gets the same verdict.
+func TestOutputTooLargeIndentedData(t *testing.T) {
+	var servers []any
+	for i := range 200 {
+		servers = append(servers, testServer{Name: "io.github.example/server-" + itoa(i), ID: itoa(i), URL: "https://s" + itoa(i) + ".example.com/mcp", Tags: []string{"a", "b"}}.json())
+	}
+	indented, err := json.MarshalIndent(map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2024-01-01T00:00:00Z"}, "data": map[string]any{"servers": servers}}, "", "        ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := &model.MCPRegistry{
+		ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: testNS, UID: "u-big"},
+		Spec: model.MCPRegistrySpec{Registries: []model.MCPRegistryConfig{{
+			Name: "e", ConfigMapSelector: &model.ConfigMapSelector{MatchLabels: regLabels},
+		}}},
+	}
+	cms := []*corev1.ConfigMap{configMap("big", regLabels, string(indented))}
+	res, err := ForRegistry(reg, "", cms, Options{LastUpdated: now})
+	if err != nil || res.ConfigMap == nil {
+		t.Fatalf("with a UID: ConfigMap %v, error %v", res.ConfigMap != nil, err)
+	}
+	// A limit the rendered document just fits in, well under the indented data.
+	limit := len(res.ConfigMap.Data[OutputKey]) + len(OutputKey)
+	if limit >= len(indented) {
+		t.Fatalf("the fixture's data (%d bytes) is not larger than the limit %d", len(indented), limit)
+	}
+	for _, owner := range []*model.MCPRegistry{reg, func() *model.MCPRegistry { r := reg.DeepCopy(); r.UID = ""; return r }()} {
+		res, err := ForRegistry(owner, "", cms, Options{LastUpdated: now, MaxOutputBytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if too := res.Diagnostics.WithReason(model.ReasonOutputTooLarge); len(too) != 0 {
+			t.Errorf("UID %q: a document that just fits: %v", owner.UID, too)
+		}
+		res, err = ForRegistry(owner, "", cms, Options{LastUpdated: now, MaxOutputBytes: limit - 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if too := res.Diagnostics.WithReason(model.ReasonOutputTooLarge); len(too) != 1 {
+			t.Errorf("UID %q: a document one byte over: %v", owner.UID, too)
+		}
+	}
+}
+
 func itoa(i int) string {
 	b, _ := json.Marshal(i)
 	return string(b)

@@ -122,6 +122,34 @@ func TestWriteTo(t *testing.T) {
 	})
 }
 
+// TestCompactLen: CompactLen is the exact length of AppendJSON's bytes, for
+// documents read from compact and from indented input (whose whitespace
+// AppendJSON does not write), with data members besides servers, and after
+// entries were changed. A size limit measured with it must not depend on
+// how the data it was read from was laid out.
+func TestCompactLen(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		doc := drawDocument(t, 5)
+		var in []byte
+		if rapid.Bool().Draw(t, "indent") {
+			in, _ = json.MarshalIndent(doc, "", "\t")
+		} else {
+			in, _ = json.Marshal(doc)
+		}
+		reg, ds := model.Parse(in, model.ParseOptions{})
+		if reg == nil {
+			t.Fatalf("no registry: %v", ds)
+		}
+		if len(reg.Servers) > 0 && rapid.Bool().Draw(t, "change") {
+			reg.Servers[0].SetDescription("changed")
+			reg.Servers[0].Set("x-new", json.RawMessage("[ 1, {\"a\" : [ ] } ]"))
+		}
+		if got, want := reg.CompactLen(), len(reg.AppendJSON(nil)); got != want {
+			t.Fatalf("CompactLen = %d, AppendJSON wrote %d bytes", got, want)
+		}
+	})
+}
+
 // growBuffer is a bytes.Buffer that records what it was grown by.
 type growBuffer struct {
 	bytes.Buffer

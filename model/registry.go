@@ -139,7 +139,7 @@ func (r *Registry) WriteTo(w io.Writer) (int64, error) {
 		r = &Registry{}
 	}
 	if g, ok := w.(interface{ Grow(int) }); ok {
-		g.Grow(r.CompactLen() + 1)
+		g.Grow(r.compactLen(false) + 1)
 	}
 	cw := countingWriter{w: w}
 	r.writeJSON(&cw)
@@ -234,13 +234,17 @@ func (r *Registry) writeJSON(w io.Writer) {
 	_, _ = w.Write(buf)
 }
 
-// compactLen returns the length of AppendJSON's output — exactly when every
-// entry is compact (read from compact data, or built in memory), otherwise an
-// upper bound — so that a large document is allocated once.
 // CompactLen returns the length of the bytes AppendJSON appends, without
 // writing them: what a size limit (a ConfigMap's 1 MiB) needs to know of a
-// document nobody is going to write.
-func (r *Registry) CompactLen() int {
+// document nobody is going to write. It is exact also for entries read from
+// indented data, whose whitespace AppendJSON does not write, so a document
+// is measured the same whatever the layout of the data it was merged from.
+func (r *Registry) CompactLen() int { return r.compactLen(true) }
+
+// compactLen is CompactLen, or, without exact, an upper bound of it that
+// costs no scan of entries read from indented data: enough to allocate a
+// large document once.
+func (r *Registry) compactLen(exact bool) int {
 	if r == nil {
 		r = &Registry{}
 	}
@@ -250,10 +254,15 @@ func (r *Registry) CompactLen() int {
 		if i > 0 {
 			n++
 		}
-		n += s.compactLen()
+		n += s.compactLen(exact)
 	}
 	for _, m := range r.dataExtra {
-		n += 2 + quotedLen(m.Key) + len(m.Value)
+		n += 2 + quotedLen(m.Key)
+		if exact {
+			n += jsonx.CompactLen(m.Value)
+		} else {
+			n += len(m.Value)
+		}
 	}
 	return n
 }

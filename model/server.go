@@ -796,9 +796,10 @@ func (s *Server) fromRaw(value []byte) bool {
 	return off >= 0 && off+len(value) <= len(s.raw) && &s.raw[off] == &value[0]
 }
 
-// compactLen returns len(s.AppendJSON(nil)), or an upper bound of it when
-// the entry is not compact.
-func (s *Server) compactLen() int {
+// compactLen returns len(s.AppendJSON(nil)) when exact is set; otherwise,
+// for an entry that is not compact, an upper bound of it that costs no scan
+// of the members' values (enough to size a buffer).
+func (s *Server) compactLen(exact bool) int {
 	if text := s.text(); text != nil {
 		if s.textSchema {
 			return len(schemaMemberPrefix) + len(text) - 1
@@ -811,7 +812,17 @@ func (s *Server) compactLen() int {
 	}
 	for i := range s.memberCount() {
 		m := s.memberAt(i)
-		n += quotedLen(m.Key) + 1 + len(m.Value)
+		n += quotedLen(m.Key) + 1
+		// The value as AppendJSON writes it: whitespace between the tokens
+		// of a value read from indented data is not written.
+		switch {
+		case !exact || s.compact:
+			n += len(m.Value)
+		case s.fromRaw(m.Value):
+			n += jsonx.CompactLenValid(m.Value)
+		default:
+			n += jsonx.CompactLen(m.Value)
+		}
 	}
 	return n
 }

@@ -166,8 +166,8 @@ func TestEnsureSchemaKeepsText(t *testing.T) {
 		if got := string(s.AppendJSON(nil)); got != want {
 			t.Errorf("AppendJSON:\n got %s\nwant %s", got, want)
 		}
-		if s.compactLen() != len(want) {
-			t.Errorf("compactLen %d, want %d", s.compactLen(), len(want))
+		if s.compactLen(true) != len(want) {
+			t.Errorf("compactLen %d, want %d", s.compactLen(true), len(want))
 		}
 	}
 	var b strings.Builder

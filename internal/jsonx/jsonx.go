@@ -374,6 +374,40 @@ func appendCompact(dst []byte, raw []byte) []byte {
 	return dst
 }
 
+// CompactLen returns len(AppendCompact(nil, raw)) without writing it.
+func CompactLen(raw []byte) int {
+	if !Valid(raw) {
+		return len(raw)
+	}
+	return CompactLenValid(raw)
+}
+
+// CompactLenValid returns len(AppendCompactValid(nil, raw)) without writing
+// it: the bytes of raw less its whitespace outside string literals.
+func CompactLenValid(raw []byte) int {
+	n := len(raw)
+	inStr := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case ' ', '\t', '\n', '\r':
+			n--
+		}
+	}
+	return n
+}
+
 // HasSpace reports whether raw has insignificant whitespace: whitespace
 // outside its string literals.
 func HasSpace(raw []byte) bool { return hasSpaceOutsideStrings(raw) }

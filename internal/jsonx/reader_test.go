@@ -544,7 +544,8 @@ func TestSkipIndexedDeep(t *testing.T) {
 }
 
 // TestAppendCompactMatchesJSONCompact: AppendCompact writes what json.Compact
-// writes for valid JSON, and the input unchanged for anything else.
+// writes for valid JSON, and the input unchanged for anything else;
+// CompactLen (and CompactLenValid, for valid JSON) is the length of it.
 func TestAppendCompactMatchesJSONCompact(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		b := jsonText(t)
@@ -558,6 +559,14 @@ func TestAppendCompactMatchesJSONCompact(t *testing.T) {
 		}
 		if got := AppendCompact([]byte("x"), b); string(got[1:]) != want.String() {
 			t.Fatalf("AppendCompact(%q) = %q, want %q", b, got[1:], want.Bytes())
+		}
+		if got := CompactLen(b); got != want.Len() {
+			t.Fatalf("CompactLen(%q) = %d, want %d", b, got, want.Len())
+		}
+		if json.Valid(b) {
+			if got := CompactLenValid(b); got != want.Len() {
+				t.Fatalf("CompactLenValid(%q) = %d, want %d", b, got, want.Len())
+			}
 		}
 	})
 }
