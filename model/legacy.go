@@ -438,9 +438,11 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	for _, m := range top {
 		switch m.Key {
 		case "version":
-			// ToolHive copies the document version; keep it when it is one the
-			// upstream schema accepts.
-			if v, ok := jsonx.String(m.Value); ok && docVersionRE.MatchString(v) {
+			// ToolHive copies the document version. It is kept as read, as an
+			// upstream document's is: Convert keeps it when the upstream schema
+			// accepts it and otherwise writes 1.0.0 with a warning, so a
+			// version that is replaced is never replaced silently.
+			if v, ok := jsonx.String(m.Value); ok && v != "" {
 				reg.Version = v
 			}
 		case "last_updated":
