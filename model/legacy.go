@@ -442,7 +442,9 @@ func parseLegacy(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 			// upstream document's is: Convert keeps it when the upstream schema
 			// accepts it and otherwise writes 1.0.0 with a warning, so a
 			// version that is replaced is never replaced silently.
-			if v, ok := jsonx.String(m.Value); ok && v != "" {
+			if v, ok := jsonx.String(m.Value); !ok {
+				reg.Version, reg.versionRaw = "", string(bytes.TrimSpace(m.Value))
+			} else if v != "" {
 				reg.Version = v
 			}
 		case "last_updated":

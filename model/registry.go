@@ -75,6 +75,10 @@ type Registry struct {
 	// dataExtra holds the members of "data" other than "servers" (skills,
 	// plugins, ...), passed through unchanged.
 	dataExtra []dataMember
+	// versionRaw is the document "version" as read when it is not a
+	// string (Version is then ""), so that Convert, which writes 1.0.0 in
+	// its place, says so.
+	versionRaw string
 }
 
 // OtherData returns the keys of the members of "data" other than "servers"
@@ -563,7 +567,10 @@ func parseUpstream(sc *scanned, opts ParseOptions) (*Registry, Diagnostics) {
 		case "$schema":
 			reg.Schema, _ = jsonx.String(m.Value)
 		case "version":
-			reg.Version, _ = jsonx.String(m.Value)
+			var ok bool
+			if reg.Version, ok = jsonx.String(m.Value); !ok {
+				reg.versionRaw = string(bytes.TrimSpace(m.Value))
+			}
 		case "meta":
 			if ms, err := jsonx.Members(m.Value); err == nil {
 				for _, mm := range ms {
@@ -719,6 +726,9 @@ func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts Norma
 			"data.%s dropped: only servers are converted and checked", m.Key))
 	}
 	switch {
+	case reg.versionRaw != "":
+		ds = append(ds, Warningf(ReasonInvalidEntry, opts.Source, opts.field("version"),
+			"document version %s is not a string; wrote %q", reg.versionRaw, out.Version))
 	case reg.Version == "" || reg.Version == out.Version:
 	case ValidDocumentVersion(reg.Version):
 		out.Version = reg.Version
