@@ -36,7 +36,8 @@ func fuzzPick[T any](f *fuzzBytes, xs ...T) T { return xs[f.n(len(xs))] }
 // fuzzSnapshot builds a small cluster straight from the bytes: Gateways with
 // listeners and status, MCP resources with their Services, HTTPRoutes whose
 // rules compete (paths, match types, methods, header conditions, rewrites,
-// hostnames, ages from small pools), ReferenceGrants and Namespaces. No
+// hostnames, ages from small pools, now and then a RequestRedirect),
+// ReferenceGrants and Namespaces. No
 // decoding: an execution costs a Discover call over a dozen objects.
 func fuzzSnapshot(f *fuzzBytes) (Snapshot, Options) {
 	var snap Snapshot
@@ -173,14 +174,27 @@ func fuzzSnapshot(f *fuzzBytes) (Snapshot, Options) {
 		opts.EndpointPaths = map[string]string{model.TransportStreamableHTTP: "/mcp", model.TransportSSE: "/sse"}
 	}
 	opts.RequireHTTPS = f.n(4) == 0
+	// Choices read last, so that the inputs of the corpus keep the
+	// snapshots they had (past the end of the bytes every choice is 0, which
+	// changes nothing here): a rule of some route made a RequestRedirect,
+	// which takes the requests it matches and forwards none (the CRD
+	// refuses backendRefs beside it).
+	if f.n(4) == 3 {
+		r := fuzzPick(f, snap.HTTPRoutes...)
+		rule := &r.Spec.Rules[f.n(len(r.Spec.Rules))]
+		rule.BackendRefs = nil
+		rule.Filters = []gwv1.HTTPRouteFilter{{Type: gwv1.HTTPRouteFilterRequestRedirect,
+			RequestRedirect: &gwv1.HTTPRequestRedirectFilter{Hostname: ptrTo(gwv1.PreciseHostname("elsewhere.example.com"))}}}
+	}
 	return snap, opts
 }
 
 // FuzzDiscoverRoutes builds a cluster from the fuzzer's bytes (fuzzSnapshot)
 // and runs Discover: nothing panics, the registry passes the upstream rules,
 // and, when the API server would admit the objects, every URL an HTTPRoute
-// gives is one whose GET routes, by HTTPRoute precedence over all the
-// routes, to the resource's Service as the route would send it there
+// gives is one whose client requests (GET, and POST and DELETE for
+// streamable-http) route, by HTTPRoute precedence over all the routes, to
+// the resource's Service as the route would send it there
 // (checkRoutedGET).
 func FuzzDiscoverRoutes(f *testing.F) {
 	for _, seed := range []string{"", "\x00\x00\x00\x00\x00\x01\x02", "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f",
@@ -247,9 +261,11 @@ func admissible(snap Snapshot) bool {
 	return true
 }
 
-// checkRoutedGET checks that a GET of the remote's URL, sent to the
-// Gateways of the snapshot on its scheme and port, reaches the resource's
-// Service on at least one of them as the route via would send it there.
+// checkRoutedGET checks that a GET of the remote's URL (and, for
+// streamable-http, a POST and a DELETE), sent to the Gateways of the
+// snapshot on its scheme and port, reaches the resource's Service on at
+// least one of them as the route via would send it there, every request
+// through the same Gateway.
 // A reference is a rule of via whose URLs go to that Service, routed over
 // alone (over GET, POST or DELETE: a rule with a method condition leaves the
 // GET to another rule): its backend path for the URL, which with
@@ -275,28 +291,38 @@ func checkRoutedGET(t *testing.T, snap Snapshot, opts Options, ix *urlbuild.Inde
 	if p := pu.Port(); p != "" {
 		fmt.Sscan(p, &c.port)
 	}
+	// The methods a client of the remote's transport sends to the URL
+	// itself: streamable-http POSTs its messages, GETs the server's stream
+	// and DELETEs the session; SSE GETs its stream (its message endpoint is
+	// another path).
+	methods := []string{"GET"}
+	if rm.Type == model.TransportStreamableHTTP {
+		methods = []string{"GET", "POST", "DELETE"}
+	}
+	failed := "GET"
+gateways:
 	for _, g := range snap.Gateways {
 		gk := types.NamespacedName{Namespace: g.Namespace, Name: g.Name}
-		got, ok := ix.RouteRequest(gk, c.port, c.protocol, urlbuild.Request{Host: pu.Hostname(), Method: "GET", Path: pu.Path})
-		// Without MayTake an uncertain verdict is a 404 in one reading of
-		// hostname precedence.
-		if got.Route == (model.ObjectRef{}) || (!ok && len(got.MayTake) == 0) {
-			continue
-		}
 		refs := c.references(gk)
-		all := true
-		for _, r := range append([]urlbuild.Routed{got}, got.MayTake...) {
-			if !c.serves(refs, r) {
-				all = false
-				break
+		for _, method := range methods {
+			got, ok := ix.RouteRequest(gk, c.port, c.protocol, urlbuild.Request{Host: pu.Hostname(), Method: method, Path: pu.Path})
+			// Without MayTake an uncertain verdict is a 404 in one reading of
+			// hostname precedence.
+			if got.Route == (model.ObjectRef{}) || (!ok && len(got.MayTake) == 0) {
+				failed = method
+				continue gateways
+			}
+			for _, r := range append([]urlbuild.Routed{got}, got.MayTake...) {
+				if !c.serves(refs, r) {
+					failed = method
+					continue gateways
+				}
 			}
 		}
-		if all {
-			return
-		}
+		return
 	}
-	t.Fatalf("%s (from %s, for %s): a GET reaches Service %s/%s on no Gateway as the route would send it there",
-		rm.URL, rm.Via, rm.Resource, c.want.namespace, c.want.name)
+	t.Fatalf("%s (from %s, for %s): a %s reaches Service %s/%s on no Gateway as the route would send it there",
+		rm.URL, rm.Via, rm.Resource, failed, c.want.namespace, c.want.name)
 }
 
 // routedGET is what checkRoutedGET checks a GET of the URL pu against: the

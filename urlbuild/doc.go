@@ -134,7 +134,10 @@
 //
 // A URL is a promise that a client's requests reach the rule's backend.
 // When [NewIndex] is given the snapshot's HTTPRoutes (all of them, exported
-// or not: every accepted route attached to a listener takes traffic), each
+// or not: every accepted route attached to a listener takes traffic, and so
+// does one whose status has no entry for the parentRef yet, which the
+// controller has not reconciled: it takes traffic once it does, with nothing
+// else changed; a route the status refuses takes none), each
 // candidate URL is checked request by request ([Index.RouteRequest]):
 // hostname precedence between routes (HTTPRouteSpec.Hostnames, read both as
 // an order in which a request unmatched by the routes of the most specific

@@ -176,7 +176,9 @@ func (ix *Index) Gateway(namespace, name string) *gwv1.Gateway {
 // the Gateway namespace/name over protocol (HTTP or HTTPS): the listener that
 // receives its host (the most specific hostname), then the rule that wins
 // by HTTPRoute precedence over every route given to [NewIndex] that is
-// attached to that listener and accepted there. false when no listener
+// attached to that listener and accepted there, or not reconciled yet (no
+// status.parents entry for the parentRef: the controller will accept it
+// once it catches up). false when no listener
 // receives the request or no rule matches it (the Gateway answers 404), and
 // when the rule is not certain: a RegularExpression match may take the
 // request, or the two readings of hostname precedence disagree (Routed is

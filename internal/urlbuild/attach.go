@@ -430,7 +430,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	if ix.attachEarly != nil && i < len(ix.seen) {
 		// Attaching early, while NewIndexAttaching files the route: the
 		// filing needs the same answers.
-		ix.seen[i] = parentSeen{g: g, accepted: acc.accepted, known: true}
+		ix.seen[i] = parentSeen{g: g, competes: acc.competes(), known: true}
 	}
 	if !acc.accepted {
 		a.Diagnostics = append(a.Diagnostics, model.Warningf(model.ReasonRouteNotAccepted, a.Route, parentField(i),
@@ -787,7 +787,20 @@ type acceptance struct {
 	observed int64
 	// detail explains a refusal.
 	detail string
+	// pending: status.parents has no entry for the parentRef at all; the
+	// Gateway's controller has not reconciled the route yet.
+	pending bool
 }
+
+// competes reports whether the route takes part in routing on the
+// parentRef's listeners when requests for another route's URLs are
+// checked: when the status accepts it, and also when the controller has
+// not reconciled it yet (pending). Such a route gives no URL of its own
+// (RouteNotAccepted), but once the controller catches up, which it does
+// without anything else changing, it takes the requests it matches; a URL
+// it would take is not one that routes. A route the status refuses
+// (Accepted not True) does not compete.
+func (a acceptance) competes() bool { return a.accepted || a.pending }
 
 // routeAcceptance looks for status.parents entries whose parentRef is the
 // same reference as key, whatever their controllerName (RouteStatus.Parents),
@@ -822,7 +835,7 @@ func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
 		return acc
 	}
 	if len(refusals) == 0 {
-		return acceptance{detail: "status.parents has no entry for this parentRef" + describeParent(key) + " (not reconciled yet, or no controller manages the Gateway)"}
+		return acceptance{pending: true, detail: "status.parents has no entry for this parentRef" + describeParent(key) + " (not reconciled yet, or no controller manages the Gateway)"}
 	}
 	slices.Sort(refusals)
 	return acceptance{detail: strings.Join(refusals, "; ")}

@@ -294,7 +294,7 @@ func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientReq
 	for _, mc := range rt.may {
 		if !c.serves(mc, rq) {
 			return c.diag(model.ReasonShadowedByRoute, o, rq, p, mc.describe()+
-				" may take it: its RegularExpression match has implementation-specific precedence"), false
+				" may take it: its RegularExpression match has implementation-specific precedence"+pendingNote(mc, o)), false
 		}
 	}
 	if rt.ok && c.serves(rt.win, rq) {
@@ -312,13 +312,29 @@ func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientReq
 	switch {
 	case rt.ok && ours:
 		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "it goes to "+rt.win.describe()+
-			", which wins by HTTPRoute precedence and "+c.elsewhere(rt.win)), false
+			", which wins by HTTPRoute precedence and "+c.elsewhere(rt.win)+pendingNote(rt.win, o)), false
 	case rt.ok:
 		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "the rule does not match it, and it goes to "+rt.win.describe()), false
 	case !ours:
 		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "no rule on the listener matches it (the Gateway answers 404)"), false
 	}
 	return c.diag(model.ReasonNoMatchingListener, o, rq, p, "the route is not attached to "+l.describe()+", the listener that receives it"), false
+}
+
+// pendingNote says, for a message, that the route of x competes for o's
+// requests before its Gateway's controller has reconciled it: its status
+// has no entry for any parentRef naming o's Gateway (acceptance.competes).
+// "" otherwise.
+func pendingNote(x cand, o Origin) string {
+	r := x.r.route
+	for _, ps := range r.Status.Parents {
+		k := parentKeyOf(ps.ParentRef, r.Namespace)
+		if k.group == GatewayGroup && k.kind == KindGateway && k.namespace == o.Gateway.Namespace && k.name == o.Gateway.Name {
+			return ""
+		}
+	}
+	return " (its status has no entry for Gateway " + o.Gateway.Namespace + "/" + o.Gateway.Name +
+		" yet; it takes these requests once the controller reconciles it)"
 }
 
 // takes reports whether a match of the rule matches the request.

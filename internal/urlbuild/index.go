@@ -49,11 +49,11 @@ type Index struct {
 }
 
 // parentSeen is what attaching a route found of one of its parentRefs: the
-// Gateway it names and whether the route status accepts it there; known
-// when attaching got that far.
+// Gateway it names and whether the route competes for requests there
+// (acceptance.competes); known when attaching got that far.
 type parentSeen struct {
 	g               *gatewayEntry
-	accepted, known bool
+	competes, known bool
 }
 
 type nsName struct{ namespace, name string }

@@ -78,7 +78,9 @@ func (r Routed) String() string {
 // the Gateway namespace/name over protocol (HTTP or HTTPS): the listener that
 // receives its host (the most specific hostname), then the rule that wins
 // by HTTPRoute precedence over every route given to [NewIndex] that is
-// attached to that listener and accepted there. false when no listener
+// attached to that listener and accepted there, or not reconciled yet (no
+// status.parents entry for the parentRef: the controller will accept it
+// once it catches up). false when no listener
 // receives the request or no rule matches it (the Gateway answers 404), and
 // when the rule is not certain: a RegularExpression match may take the
 // request, or the two readings of hostname precedence disagree (Routed is
@@ -714,7 +716,8 @@ func (l *listenerEntry) eachGroup(m map[string]*routeGroup, host string, home *r
 
 // addRoutes attaches the routes to the listeners of the index, as Attach
 // does (the parentRef selects the listener, the listener carries HTTP and
-// admits the route, the route status accepts the parentRef), and files
+// admits the route, the route status accepts the parentRef or has no entry
+// for it yet), and files
 // their matches under each route hostname that the listener serves. Two
 // routes of one namespace and name: the one dedupe.Newer prefers.
 func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
@@ -800,7 +803,8 @@ func (ix *Index) addRoutes(routes []*gwv1.HTTPRoute) {
 // fileRoutes works out where each route goes: the listeners it attaches
 // to, as Attach does (the parentRef selects the listener, the listener
 // carries HTTP and admits the route, the route status accepts the
-// parentRef), and the route hostnames each files it under. It counts the
+// parentRef or has no entry for it yet: acceptance.competes), and the route
+// hostnames each files it under. It counts the
 // filings per listener (listenerEntry.filed) so that the maps can be made at
 // their final size, and calls each, when not nil, with every route and its
 // position while the route's memory is at hand: when each returns true, the
@@ -847,11 +851,11 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 			}
 			var g *gatewayEntry
 			if pi < len(seen) && seen[pi].known {
-				if !seen[pi].accepted {
+				if !seen[pi].competes {
 					continue
 				}
 				g = seen[pi].g
-			} else if g = ix.gateway(key.namespace, key.name); g == nil || !routeAcceptance(r, key).accepted {
+			} else if g = ix.gateway(key.namespace, key.name); g == nil || !routeAcceptance(r, key).competes() {
 				continue
 			}
 			for li := range g.listeners {
