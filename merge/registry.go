@@ -260,6 +260,8 @@ func quoteCapped(s string, n int) string {
 // SourceNotMergeable for each entry), an entry asked for that has none
 // (SourceNotMergeable), and an entry that sets a ConfigMap source and
 // another, which the API server's validation refuses (SourceNotMergeable).
+// What SourcesFor says of the other entries comes with the result, at most
+// as a Warning: a broken entry stops its own merge, not another's.
 func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.ConfigMap, opts Options) (Result, error) {
 	if err := checkGeneratedBy(opts); err != nil {
 		return Result{}, err
@@ -289,9 +291,18 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	}
 	res := Merge(src, configMaps, opts)
 	// What SourcesFor says of the other entries (not mergeable here) is
-	// about the same MCPRegistry: report it with the merge.
+	// about the same MCPRegistry: report it with the merge. The entry merged
+	// gave a Source, so SourcesFor says nothing of it, and a broken other
+	// entry (a configMapRef without a name, an Error in SourcesFor, which
+	// the API server stores as name "") stops only its own merge: here it is
+	// a Warning, as an entry with several sources or none already is.
 	_, all := SourcesFor(reg)
 	if len(all) > 0 {
+		for k := range all {
+			if all[k].Severity == model.SeverityError {
+				all[k].Severity = model.SeverityWarning
+			}
+		}
 		res.Diagnostics = append(res.Diagnostics, all...)
 		res.Diagnostics.Sort()
 	}

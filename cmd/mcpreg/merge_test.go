@@ -389,3 +389,31 @@ func TestMergeErrorExitsOne(t *testing.T) {
 		t.Errorf("without a uid: exit %d with %d bytes on stdout; want 1, none and the same stderr\n%s", code2, len(out2), errs2)
 	}
 }
+
+// TestMergeOtherEntryBroken: an entry of the MCPRegistry that cannot be
+// merged (a configMapRef without a name) does not stop the merge of another
+// entry: the document is written (exit 0) and the broken entry is a warning.
+// Merging the broken entry itself is an Error.
+func TestMergeOtherEntryBroken(t *testing.T) {
+	dir := "../../testdata/merge/other-entry-unnamed-ref"
+	files := []string{"-f", filepath.Join(dir, "configmaps.yaml"), "-f", filepath.Join(dir, "mcpregistry.yaml")}
+	args := slices.Clip(append([]string{"merge", "--mcpregistry", "two-entries", "--now", "2025-01-01T00:00:00Z"}, files...))
+	code, out, errs := mergeCLI(t, "", append(args, "--entry", "teams")...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	want, err := os.ReadFile(filepath.Join(dir, "want.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(want) {
+		t.Errorf("CLI output differs from %s/want.json:\n%s", dir, out)
+	}
+	if !strings.Contains(errs, `warning InvalidSelector MCPRegistry/toolhive-system/two-entries spec.registries[1].configMapRef.name: entry "unnamed"`) {
+		t.Errorf("the broken entry is not reported as a warning:\n%s", errs)
+	}
+	code, out, errs = mergeCLI(t, "", append(args, "--entry", "unnamed")...)
+	if code != exitError || out != "" || !strings.Contains(errs, "error InvalidSelector MCPRegistry/toolhive-system/two-entries spec.registries[1].configMapRef.name") {
+		t.Errorf("--entry unnamed: exit %d\n%s\n%s", code, out, errs)
+	}
+}
