@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/merge"
 	"github.com/mcpreg/mcpreg/model"
 )
@@ -150,7 +151,10 @@ func (f *mergeFlags) metaLimit() int {
 }
 
 // findRegistry finds the MCPRegistry by name, in namespace when given. The
-// same object read twice (from two -f) is one match.
+// same object read twice (from two -f) is one match; when the copies differ
+// (an older and a newer manifest of it), the one dedupe.Newer prefers is
+// merged, as discovery settles copies of other kinds, so that the order of
+// the -f flags does not choose.
 func findRegistry(regs []*model.MCPRegistry, name, namespace string) (*model.MCPRegistry, error) {
 	var found *model.MCPRegistry
 	var namespaces []string
@@ -161,7 +165,7 @@ func findRegistry(regs []*model.MCPRegistry, name, namespace string) (*model.MCP
 		if !slices.Contains(namespaces, r.Namespace) {
 			namespaces = append(namespaces, r.Namespace)
 		}
-		if found == nil {
+		if found == nil || r.Namespace == found.Namespace && dedupe.Newer(r, &r.ObjectMeta, found, &found.ObjectMeta) {
 			found = r
 		}
 	}

@@ -417,3 +417,52 @@ func TestMergeOtherEntryBroken(t *testing.T) {
 		t.Errorf("--entry unnamed: exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// TestMergeRegistryCopies: the input lists one MCPRegistry twice with
+// different specs (an older and a newer manifest of it). The copy merged does
+// not depend on the order of the documents: the higher resourceVersion, and
+// between copies without one, the same choice either way.
+func TestMergeRegistryCopies(t *testing.T) {
+	cm := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: a, namespace: ns, labels: {reg: "true"}}
+data:
+  registry.json: '{"servers":[{"name":"a-mcp","image":"ghcr.io/x/a:1","description":"A"},{"name":"b-mcp","image":"ghcr.io/x/b:1","description":"B"}]}'
+`
+	reg := func(rv, exclude string) string {
+		return `apiVersion: toolhive.stacklok.dev/v1alpha1
+kind: MCPRegistry
+metadata: {name: r, namespace: ns` + rv + `}
+spec:
+  registries:
+  - name: e
+    configMapSelector: {matchLabels: {reg: "true"}}
+    filter: {names: {exclude: ["` + exclude + `"]}}
+`
+	}
+	for _, tt := range []struct {
+		name         string
+		older, newer string
+		want         []string // nil: either, as long as both orders agree
+	}{
+		{"resourceVersion", reg(`, resourceVersion: "10"`, "*a-mcp"), reg(`, resourceVersion: "11"`, "*b-mcp"), []string{"io.github.stacklok/a-mcp"}},
+		{"no resourceVersion", reg("", "*a-mcp"), reg("", "*b-mcp"), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [][]string
+			for _, docs := range [][]string{{cm, tt.older, tt.newer}, {cm, tt.newer, tt.older}} {
+				code, out, errs := mergeCLI(t, strings.Join(docs, "---\n"), "merge", "-f", "-", "--mcpregistry", "r", "--now", "2025-01-01T00:00:00Z")
+				if code != exitOK {
+					t.Fatalf("exit %d\n%s", code, errs)
+				}
+				got = append(got, mergedNames(t, out))
+			}
+			if !slices.Equal(got[0], got[1]) {
+				t.Errorf("the order of the copies chose the MCPRegistry merged: %v and %v", got[0], got[1])
+			}
+			if tt.want != nil && !slices.Equal(got[0], tt.want) {
+				t.Errorf("merged %v, want %v (the newer copy)", got[0], tt.want)
+			}
+		})
+	}
+}
