@@ -39,9 +39,11 @@
 //     InvalidSelector error. With a name: that ConfigMap of the namespace.
 //     Otherwise every ConfigMap given, in the order given. Nothing selected is
 //     an empty registry and NoConfigMapsSelected. A snapshot holding one
-//     object twice (same namespace and name) keeps one: the higher
-//     resourceVersion, then the greater JSON encoding, so the choice does not
-//     depend on input order.
+//     object twice (same namespace and name) keeps one, before the selector
+//     is asked: the higher resourceVersion, then the greater JSON encoding,
+//     so the choice does not depend on input order, and an older copy that
+//     still carries the labels is not merged when the newer one has lost
+//     them.
 //  2. Reading. The key (default registry.json) is read from data, else
 //     binaryData, and parsed with model.Parse (any of the three shapes, or the
 //     format asked for). A missing key (MissingKey), bad JSON (InvalidJSON) or

@@ -103,6 +103,32 @@ func TestMergeTable(t *testing.T) {
 			want: []string{"io.ex/ss"},
 		},
 		{
+			name: "a newer copy without the labels is not selected, nor the older one",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				withRV(configMap("a", regLabels, upstreamDoc(a("io.ex/old", "a"))), "10"),
+				withRV(configMap("a", nil, upstreamDoc(a("io.ex/new", "a"))), "11"),
+				configMap("b", regLabels, upstreamDoc(a("io.ex/bb", "b"))),
+			}},
+			want: []string{"io.ex/bb"},
+		},
+		{
+			name: "a newer copy without the labels, listed first",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				withRV(configMap("a", nil, upstreamDoc(a("io.ex/new", "a"))), "11"),
+				configMap("b", regLabels, upstreamDoc(a("io.ex/bb", "b"))),
+				withRV(configMap("a", regLabels, upstreamDoc(a("io.ex/old", "a"))), "10"),
+			}},
+			want: []string{"io.ex/bb"},
+		},
+		{
+			name: "a newer copy that gained the labels is selected",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				withRV(configMap("a", nil, upstreamDoc(a("io.ex/old", "a"))), "10"),
+				withRV(configMap("a", regLabels, upstreamDoc(a("io.ex/new", "a"))), "11"),
+			}},
+			want: []string{"io.ex/new"},
+		},
+		{
 			name: "a filter on prefixed names",
 			in: testInput{Namespace: testNS, Selector: regSelector, Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Include: []string{"team-a/*"}}},
 				ConfigMaps: []*corev1.ConfigMap{
@@ -145,6 +171,12 @@ func TestMergeTable(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withRV sets a ConfigMap's resourceVersion: a later copy of the same object.
+func withRV(cm *corev1.ConfigMap, rv string) *corev1.ConfigMap {
+	cm.ResourceVersion = rv
+	return cm
 }
 
 // TestPriorityKeepsFirstSourceContent checks which copy priority keeps.

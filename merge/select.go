@@ -79,9 +79,18 @@ func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.Conf
 				"invalid selector: %v", err))
 			return nil, false
 		}
-		var generated []string
+		// The copies of one ConfigMap are settled before the selector is
+		// asked: a snapshot holding an older copy that carried the labels and
+		// a newer one that no longer does must not merge the stale copy.
+		var inNamespace []*corev1.ConfigMap
 		for _, cm := range snapshot {
-			if cm != nil && cm.Namespace == in.Namespace && sel.Matches(labels.Set(cm.Labels)) {
+			if cm != nil && cm.Namespace == in.Namespace {
+				inNamespace = append(inNamespace, cm)
+			}
+		}
+		var generated []string
+		for _, cm := range dedupe(inNamespace) {
+			if sel.Matches(labels.Set(cm.Labels)) {
 				if IsGenerated(cm) {
 					// Bounded by the number of ConfigMaps given.
 					generated = append(generated, cm.Name)
@@ -90,7 +99,6 @@ func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.Conf
 				cms = append(cms, cm)
 			}
 		}
-		cms = dedupe(cms)
 		sortConfigMaps(cms)
 		switch {
 		case len(cms) == 0 && len(generated) > 0:
