@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"encoding/json"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -106,5 +108,49 @@ func TestFromUnstructured(t *testing.T) {
 	}
 	if got := r.Spec.Registries[0]; got.ConfigMapSelector.MatchLabels["a"] != "b" || got.Filter.Names.Include[0] != "x*" {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// TestVirtualMCPServerGroupRefField: the group reference of a
+// VirtualMCPServer is read from spec.groupRef (ToolHive v0.47) or
+// spec.config.groupRef (v0.10), in both decoders, and GroupRefField names
+// the field it came from; the JSON encoding puts it back there.
+func TestVirtualMCPServerGroupRefField(t *testing.T) {
+	tests := []struct {
+		name, spec, group, field string
+	}{
+		{"v0.10 config", `{config: {groupRef: eng}}`, "eng", "spec.config.groupRef"},
+		{"v0.47 spec", `{groupRef: {name: eng}}`, "eng", "spec.groupRef"},
+		{"v0.47 both", `{groupRef: {name: eng}, config: {groupRef: other}}`, "eng", "spec.groupRef"},
+		{"none", `{config: {}}`, "", "spec.groupRef"},
+	}
+	for _, tt := range tests {
+		y := "apiVersion: toolhive.stacklok.dev/v1alpha1\nkind: VirtualMCPServer\nmetadata: {name: v, namespace: ns}\nspec: " + tt.spec + "\n"
+		j, err := yaml.YAMLToJSON([]byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromJSON := decodeYAML(t, y).(*model.VirtualMCPServer)
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(j); err != nil {
+			t.Fatal(err)
+		}
+		fromMap, err := model.VirtualMCPServerFromUnstructured(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := json.Marshal(fromJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := model.DecodeToolHive(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, v := range map[string]*model.VirtualMCPServer{"json": fromJSON, "unstructured": fromMap, "re-encoded": again.(*model.VirtualMCPServer)} {
+			if v.Group() != tt.group || v.GroupRefField() != tt.field {
+				t.Errorf("%s (%s): group %q from %s; want %q from %s", tt.name, how, v.Group(), v.GroupRefField(), tt.group, tt.field)
+			}
+		}
 	}
 }
