@@ -154,3 +154,27 @@ func TestVirtualMCPServerGroupRefField(t *testing.T) {
 		}
 	}
 }
+
+// TestV1alpha1AsToolHiveV047ServesIt: ToolHive v0.47 serves v1alpha1 with
+// v1beta1's schema and no conversion, so an object read through it has
+// groupRef {name}, remoteUrl and a VirtualMCPServer's spec.groupRef under
+// the v1alpha1 apiVersion; each reads as its v1beta1 form.
+func TestV1alpha1AsToolHiveV047ServesIt(t *testing.T) {
+	const av = "apiVersion: toolhive.stacklok.dev/v1alpha1\n"
+	s := decodeYAML(t, av+"kind: MCPServer\nmetadata: {name: s, namespace: ns}\nspec: {image: x, transport: stdio, proxyMode: sse, proxyPort: 8080, groupRef: {name: g}}\n").(*model.MCPServer)
+	p := decodeYAML(t, av+"kind: MCPRemoteProxy\nmetadata: {name: p, namespace: ns}\nspec: {remoteUrl: 'https://r.example/mcp', transport: sse, proxyPort: 8080, groupRef: {name: g}}\n").(*model.MCPRemoteProxy)
+	v := decodeYAML(t, av+"kind: VirtualMCPServer\nmetadata: {name: v, namespace: ns}\nspec: {groupRef: {name: g}, incomingAuth: {type: anonymous}}\n").(*model.VirtualMCPServer)
+	e := decodeYAML(t, av+"kind: MCPServerEntry\nmetadata: {name: e, namespace: ns}\nspec: {remoteUrl: 'https://r.example/sse', transport: sse, groupRef: {name: g}}\n").(*model.MCPServerEntry)
+	if s.Group() != "g" || s.RemoteType() != model.TransportSSE {
+		t.Errorf("MCPServer: group %q, remote type %q", s.Group(), s.RemoteType())
+	}
+	if p.Group() != "g" || p.Spec.RemoteURL != "https://r.example/mcp" || p.RemoteType() != model.TransportSSE {
+		t.Errorf("MCPRemoteProxy: %+v", p.Spec)
+	}
+	if v.Group() != "g" || v.GroupRefField() != "spec.groupRef" {
+		t.Errorf("VirtualMCPServer: group %q from %s", v.Group(), v.GroupRefField())
+	}
+	if e.Group() != "g" || e.RemoteType() != model.TransportSSE || e.Spec.RemoteURL != "https://r.example/sse" {
+		t.Errorf("MCPServerEntry: %+v", e.Spec)
+	}
+}
