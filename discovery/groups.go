@@ -93,9 +93,9 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 	entries := map[key][]string{}
 	var res GroupsResult
 	ts := metav1.NewTime(now.UTC().Truncate(time.Second))
-	dangling := func(kind string, meta *metav1.ObjectMeta, group string) {
+	dangling := func(kind string, meta *metav1.ObjectMeta, field, group string) {
 		ref := model.Ref(kind, meta)
-		res.Diagnostics = append(res.Diagnostics, model.Warningf(model.ReasonGroupRefNotFound, ref, "spec.groupRef",
+		res.Diagnostics = append(res.Diagnostics, model.Warningf(model.ReasonGroupRefNotFound, ref, field,
 			"MCPGroup %q not found in namespace %q", group, meta.Namespace))
 		res.ResourceConditions = append(res.ResourceConditions, ResourceCondition{Object: ref, Condition: metav1.Condition{
 			Type:               ConditionGroupRefValidated,
@@ -116,6 +116,9 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 		var meta *metav1.ObjectMeta
 		var group string
 		var members map[key][]string
+		// The field a dangling reference is reported on: spec.groupRef, but
+		// a VirtualMCPServer of ToolHive v0.10 keeps it in spec.config.
+		field := "spec.groupRef"
 		switch o := r.obj.(type) {
 		case *model.MCPServer:
 			meta, group, members = &o.ObjectMeta, o.Group(), servers
@@ -124,7 +127,7 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 		case *model.MCPServerEntry:
 			meta, group, members = &o.ObjectMeta, o.Group(), entries
 		case *model.VirtualMCPServer:
-			meta, group = &o.ObjectMeta, o.Group()
+			meta, group, field = &o.ObjectMeta, o.Group(), o.GroupRefField()
 		default:
 			continue
 		}
@@ -133,7 +136,7 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 		}
 		k := key{meta.Namespace, group}
 		if groups[k] == nil {
-			dangling(r.ref.Kind, meta, group)
+			dangling(r.ref.Kind, meta, field, group)
 			continue
 		}
 		if members != nil {

@@ -145,7 +145,20 @@ type VirtualMCPServerSpec struct {
 	// GroupRef is spec.groupRef, or spec.config.groupRef in ToolHive versions
 	// that nest it; required.
 	GroupRef *GroupRef `json:"groupRef,omitempty"`
+	// GroupRefInConfig is true when GroupRef was read from
+	// spec.config.groupRef, where ToolHive v0.10 keeps it (v0.47 has
+	// spec.groupRef, which wins when both are set). A diagnostic about the
+	// reference names the field the object's author wrote, and the JSON
+	// encoding puts the reference back there.
+	GroupRefInConfig bool `json:"-"`
 }
+
+// Field paths of a VirtualMCPServer's group reference in the two shapes
+// ToolHive has shipped.
+const (
+	fieldGroupRef       = "spec.groupRef"
+	fieldConfigGroupRef = "spec.config.groupRef"
+)
 
 // UnmarshalJSON accepts groupRef at spec level or under spec.config.
 func (s *VirtualMCPServerSpec) UnmarshalJSON(b []byte) error {
@@ -158,11 +171,39 @@ func (s *VirtualMCPServerSpec) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
-	s.GroupRef = p.GroupRef
-	if s.GroupRef == nil && p.Config != nil {
-		s.GroupRef = p.Config.GroupRef
+	*s = VirtualMCPServerSpec{GroupRef: p.GroupRef}
+	if s.GroupRef == nil && p.Config != nil && p.Config.GroupRef != nil {
+		s.GroupRef, s.GroupRefInConfig = p.Config.GroupRef, true
 	}
 	return nil
+}
+
+// MarshalJSON writes the group reference where it was read from:
+// spec.groupRef as {"name": ...}, or, for GroupRefInConfig,
+// spec.config.groupRef as the string ToolHive v0.10 has there. Two copies
+// of one object that differ only in that place so encode differently.
+func (s VirtualMCPServerSpec) MarshalJSON() ([]byte, error) {
+	if s.GroupRefInConfig && s.GroupRef != nil {
+		var p struct {
+			Config struct {
+				GroupRef string `json:"groupRef"`
+			} `json:"config"`
+		}
+		p.Config.GroupRef = s.GroupRef.Name
+		return json.Marshal(p)
+	}
+	return json.Marshal(struct {
+		GroupRef *GroupRef `json:"groupRef,omitempty"`
+	}{s.GroupRef})
+}
+
+// GroupRefField is the path of the field the group reference was read
+// from: spec.config.groupRef (ToolHive v0.10's place) or spec.groupRef.
+func (v *VirtualMCPServer) GroupRefField() string {
+	if v.Spec.GroupRefInConfig {
+		return fieldConfigGroupRef
+	}
+	return fieldGroupRef
 }
 
 // RemoteType of a VirtualMCPServer is always streamable-http.

@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"encoding/json"
+
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -106,5 +108,73 @@ func TestFromUnstructured(t *testing.T) {
 	}
 	if got := r.Spec.Registries[0]; got.ConfigMapSelector.MatchLabels["a"] != "b" || got.Filter.Names.Include[0] != "x*" {
 		t.Errorf("got %+v", got)
+	}
+}
+
+// TestVirtualMCPServerGroupRefField: the group reference of a
+// VirtualMCPServer is read from spec.groupRef (ToolHive v0.47) or
+// spec.config.groupRef (v0.10), in both decoders, and GroupRefField names
+// the field it came from; the JSON encoding puts it back there.
+func TestVirtualMCPServerGroupRefField(t *testing.T) {
+	tests := []struct {
+		name, spec, group, field string
+	}{
+		{"v0.10 config", `{config: {groupRef: eng}}`, "eng", "spec.config.groupRef"},
+		{"v0.47 spec", `{groupRef: {name: eng}}`, "eng", "spec.groupRef"},
+		{"v0.47 both", `{groupRef: {name: eng}, config: {groupRef: other}}`, "eng", "spec.groupRef"},
+		{"none", `{config: {}}`, "", "spec.groupRef"},
+	}
+	for _, tt := range tests {
+		y := "apiVersion: toolhive.stacklok.dev/v1alpha1\nkind: VirtualMCPServer\nmetadata: {name: v, namespace: ns}\nspec: " + tt.spec + "\n"
+		j, err := yaml.YAMLToJSON([]byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromJSON := decodeYAML(t, y).(*model.VirtualMCPServer)
+		u := &unstructured.Unstructured{}
+		if err := u.UnmarshalJSON(j); err != nil {
+			t.Fatal(err)
+		}
+		fromMap, err := model.VirtualMCPServerFromUnstructured(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := json.Marshal(fromJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := model.DecodeToolHive(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, v := range map[string]*model.VirtualMCPServer{"json": fromJSON, "unstructured": fromMap, "re-encoded": again.(*model.VirtualMCPServer)} {
+			if v.Group() != tt.group || v.GroupRefField() != tt.field {
+				t.Errorf("%s (%s): group %q from %s; want %q from %s", tt.name, how, v.Group(), v.GroupRefField(), tt.group, tt.field)
+			}
+		}
+	}
+}
+
+// TestV1alpha1AsToolHiveV047ServesIt: ToolHive v0.47 serves v1alpha1 with
+// v1beta1's schema and no conversion, so an object read through it has
+// groupRef {name}, remoteUrl and a VirtualMCPServer's spec.groupRef under
+// the v1alpha1 apiVersion; each reads as its v1beta1 form.
+func TestV1alpha1AsToolHiveV047ServesIt(t *testing.T) {
+	const av = "apiVersion: toolhive.stacklok.dev/v1alpha1\n"
+	s := decodeYAML(t, av+"kind: MCPServer\nmetadata: {name: s, namespace: ns}\nspec: {image: x, transport: stdio, proxyMode: sse, proxyPort: 8080, groupRef: {name: g}}\n").(*model.MCPServer)
+	p := decodeYAML(t, av+"kind: MCPRemoteProxy\nmetadata: {name: p, namespace: ns}\nspec: {remoteUrl: 'https://r.example/mcp', transport: sse, proxyPort: 8080, groupRef: {name: g}}\n").(*model.MCPRemoteProxy)
+	v := decodeYAML(t, av+"kind: VirtualMCPServer\nmetadata: {name: v, namespace: ns}\nspec: {groupRef: {name: g}, incomingAuth: {type: anonymous}}\n").(*model.VirtualMCPServer)
+	e := decodeYAML(t, av+"kind: MCPServerEntry\nmetadata: {name: e, namespace: ns}\nspec: {remoteUrl: 'https://r.example/sse', transport: sse, groupRef: {name: g}}\n").(*model.MCPServerEntry)
+	if s.Group() != "g" || s.RemoteType() != model.TransportSSE {
+		t.Errorf("MCPServer: group %q, remote type %q", s.Group(), s.RemoteType())
+	}
+	if p.Group() != "g" || p.Spec.RemoteURL != "https://r.example/mcp" || p.RemoteType() != model.TransportSSE {
+		t.Errorf("MCPRemoteProxy: %+v", p.Spec)
+	}
+	if v.Group() != "g" || v.GroupRefField() != "spec.groupRef" {
+		t.Errorf("VirtualMCPServer: group %q from %s", v.Group(), v.GroupRefField())
+	}
+	if e.Group() != "g" || e.RemoteType() != model.TransportSSE || e.Spec.RemoteURL != "https://r.example/sse" {
+		t.Errorf("MCPServerEntry: %+v", e.Spec)
 	}
 }

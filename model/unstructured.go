@@ -176,9 +176,10 @@ func fromMap(gvk schema.GroupVersionKind, obj map[string]any) (any, error) {
 		out = p
 	case KindVirtualMCPServer:
 		v := &VirtualMCPServer{TypeMeta: tm, ObjectMeta: meta}
-		v.Spec.GroupRef = r.groupRef(spec, "spec.groupRef")
+		v.Spec.GroupRef = r.groupRef(spec, fieldGroupRef)
 		if v.Spec.GroupRef == nil {
-			v.Spec.GroupRef = r.groupRef(r.mapAt(spec, "config"), "spec.config.groupRef")
+			v.Spec.GroupRef = r.groupRef(r.mapAt(spec, "config"), fieldConfigGroupRef)
+			v.Spec.GroupRefInConfig = v.Spec.GroupRef != nil
 		}
 		out = v
 	case KindMCPGroup:
