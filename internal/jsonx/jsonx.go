@@ -384,35 +384,18 @@ func CompactLen(raw []byte) int {
 
 // CompactLenValid returns len(AppendCompactValid(nil, raw)) without writing
 // it: the bytes of raw less its whitespace outside string literals.
-func CompactLenValid(raw []byte) int {
-	n := len(raw)
-	inStr := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if inStr {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-		case ' ', '\t', '\n', '\r':
-			n--
-		}
-	}
-	return n
-}
+func CompactLenValid(raw []byte) int { return len(raw) - spaceOutsideStrings(raw, true) }
 
 // HasSpace reports whether raw has insignificant whitespace: whitespace
 // outside its string literals.
 func HasSpace(raw []byte) bool { return hasSpaceOutsideStrings(raw) }
 
-func hasSpaceOutsideStrings(raw []byte) bool {
+func hasSpaceOutsideStrings(raw []byte) bool { return spaceOutsideStrings(raw, false) > 0 }
+
+// spaceOutsideStrings counts the whitespace bytes of valid JSON text raw
+// outside its string literals; without all it stops at the first.
+func spaceOutsideStrings(raw []byte, all bool) int {
+	n := 0
 	inStr := false
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
@@ -429,10 +412,12 @@ func hasSpaceOutsideStrings(raw []byte) bool {
 		case '"':
 			inStr = true
 		case ' ', '\t', '\n', '\r':
-			return true
+			if n++; !all {
+				return n
+			}
 		}
 	}
-	return false
+	return n
 }
 
 func skipSpace(data []byte, i int) int {
