@@ -155,10 +155,18 @@ func TestCompatEdgeCases(t *testing.T) {
 			}},
 		{name: "document-version", in: `{"version":"v1","last_updated":"2025-09-01T12:00:00Z","servers":{}}`,
 			check: func(t *testing.T, r edgeResult) {
-				// ToolHive copies any version; mcpreg keeps only a valid one.
+				// ToolHive copies any version; mcpreg reads it as written and
+				// writes only a valid one, saying when it replaces it.
 				up, _ := toolhiveConvert([]byte(`{"version":"v1","servers":{}}`))
-				if up.Version != "v1" || r.reg.Version != model.RegistryVersion || r.reg.LastUpdated != "2025-09-01T12:00:00Z" {
-					t.Errorf("ToolHive version %q, mcpreg %q %q", up.Version, r.reg.Version, r.reg.LastUpdated)
+				if up.Version != "v1" || r.reg.Version != "v1" || r.reg.LastUpdated != "2025-09-01T12:00:00Z" {
+					t.Errorf("ToolHive version %q, mcpreg read %q %q", up.Version, r.reg.Version, r.reg.LastUpdated)
+				}
+				out, ds := model.Convert([]byte(`{"version":"v1","servers":{"fetch":{`+img+`}}}`), model.ParseOptions{Format: model.FormatToolHive}, "2025-09-01T12:00:00Z")
+				if out == nil || out.Version != model.RegistryVersion {
+					t.Errorf("mcpreg wrote version %v, want %q", out, model.RegistryVersion)
+				}
+				if got := ds.WithReason(model.ReasonInvalidEntry); len(got) != 1 || got[0].Field != "version" {
+					t.Errorf("replacing the version: diagnostics %v, want one InvalidEntry on version", ds)
 				}
 			}},
 		{name: "null-entry", in: `{"servers":{"a":null,"fetch":{` + img + `}}}`,
