@@ -46,4 +46,13 @@ func TestGeneratedBy(t *testing.T) {
 	if _, err := ForRegistry(reg, "", cms, Options{GeneratedBy: "not a label value"}); err == nil {
 		t.Error("an invalid GeneratedBy was accepted")
 	}
+	// The empty value is a value: the label's presence marks the ConfigMap.
+	earlier.Labels[GeneratedByLabel] = ""
+	if !IsGenerated(earlier) {
+		t.Error("a ConfigMap labelled generated-by with the empty value is not taken as generated")
+	}
+	res, err = ForRegistry(reg, "", cms, Options{LastUpdated: now})
+	if got := names(res); err != nil || len(got) != 1 || got[0] != "io.ex/aa" {
+		t.Errorf("empty generated-by value: servers %s, err %v; want only io.ex/aa", got, err)
+	}
 }

@@ -34,7 +34,8 @@ func IsGenerated(cm *corev1.ConfigMap) bool {
 	if cm == nil {
 		return false
 	}
-	if cm.Labels[GeneratedByLabel] != "" {
+	// Any value, the empty one included: the label's presence is the mark.
+	if _, ok := cm.Labels[GeneratedByLabel]; ok {
 		return true
 	}
 	for _, o := range cm.OwnerReferences {
