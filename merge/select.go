@@ -26,8 +26,8 @@ const (
 )
 
 // IsGenerated reports whether a ConfigMap is the output of a merge or other
-// registry storage owned by an MCPRegistry: it carries GeneratedByLabel with a
-// non-empty value, or its controller ownerReference is an MCPRegistry (as
+// registry storage owned by an MCPRegistry: it carries GeneratedByLabel, with any
+// value (the empty one too), or its controller ownerReference is an MCPRegistry (as
 // ToolHive's own registry storage ConfigMap is). Such ConfigMaps hold merged
 // data and are never selected by a label selector.
 func IsGenerated(cm *corev1.ConfigMap) bool {
