@@ -28,23 +28,30 @@ func drawDocument(t *rapid.T, maxServers int) map[string]any {
 	return map[string]any{"version": "1.0.0", "meta": map[string]any{"last_updated": "2025-01-01T00:00:00Z"}, "data": data}
 }
 
+// parseDrawnDocument parses a drawn document written compact or indented
+// (whose whitespace the compact form does not hold).
+func parseDrawnDocument(t *rapid.T) *model.Registry {
+	doc := drawDocument(t, 5)
+	var in []byte
+	if rapid.Bool().Draw(t, "indent") {
+		in, _ = json.MarshalIndent(doc, "", "\t")
+	} else {
+		in, _ = json.Marshal(doc)
+	}
+	reg, ds := model.Parse(in, model.ParseOptions{})
+	if reg == nil {
+		t.Fatalf("no registry: %v", ds)
+	}
+	return reg
+}
+
 // TestEncodeIsIndentedAppendJSON: Encode writes in one pass exactly what
 // json.Indent with two spaces makes of AppendJSON's compact bytes, plus a
 // newline — for documents read from compact and from indented input, with
 // data members besides servers, and after entries were changed.
 func TestEncodeIsIndentedAppendJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		doc := drawDocument(t, 5)
-		var in []byte
-		if rapid.Bool().Draw(t, "indent") {
-			in, _ = json.MarshalIndent(doc, "", "\t")
-		} else {
-			in, _ = json.Marshal(doc)
-		}
-		reg, ds := model.Parse(in, model.ParseOptions{})
-		if reg == nil {
-			t.Fatalf("no registry: %v", ds)
-		}
+		reg := parseDrawnDocument(t)
 		if len(reg.Servers) > 0 && rapid.Bool().Draw(t, "change") {
 			s := reg.Servers[0]
 			s.SetDescription("changed <&> \u2028")
@@ -129,17 +136,7 @@ func TestWriteTo(t *testing.T) {
 // how the data it was read from was laid out.
 func TestCompactLen(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		doc := drawDocument(t, 5)
-		var in []byte
-		if rapid.Bool().Draw(t, "indent") {
-			in, _ = json.MarshalIndent(doc, "", "\t")
-		} else {
-			in, _ = json.Marshal(doc)
-		}
-		reg, ds := model.Parse(in, model.ParseOptions{})
-		if reg == nil {
-			t.Fatalf("no registry: %v", ds)
-		}
+		reg := parseDrawnDocument(t)
 		if len(reg.Servers) > 0 && rapid.Bool().Draw(t, "change") {
 			reg.Servers[0].SetDescription("changed")
 			reg.Servers[0].Set("x-new", json.RawMessage("[ 1, {\"a\" : [ ] } ]"))

@@ -257,50 +257,49 @@ func bloomBits(s []byte) (uint64, uint64) {
 // at offset at. Those members were read already, so the text is known to be
 // well formed up to there.
 func (v *validator) repeated(it *members, at int, key []byte) bool {
-	raw := it.raw
-	for i := it.first; i >= 0 && i < at; {
-		kend, _ := keyEnd(raw, i)
-		if kend < 0 {
-			return true // cannot happen; bail rather than guess
-		}
-		if bytes.Equal(raw[i+1:kend-1], key) {
-			return true
-		}
-		j := skipWS(raw, kend)
-		j = skipWS(raw, j+1) // past ':'
-		vend := v.index.skip(raw, j)
-		if vend < 0 {
-			return true
-		}
-		j = skipWS(raw, vend)
-		i = skipWS(raw, j+1) // past ','
-	}
-	return false
+	found := false
+	ok := v.keysUpTo(it, at, func(k []byte) bool {
+		found = bytes.Equal(k, key)
+		return !found
+	})
+	return found || !ok // a walk that cannot finish bails rather than guess
 }
 
 // keysBefore returns the set of the keys of the members of it before the
-// one at offset at, read as repeated reads them; nil in the cases where
-// repeated would report a repeat to bail (which cannot happen): the caller
-// then goes on with repeated.
+// one at offset at; nil in the cases where repeated would report a repeat
+// to bail (which cannot happen): the caller then goes on with repeated.
 func (v *validator) keysBefore(it *members, at int) map[string]struct{} {
-	raw := it.raw
 	keys := make(map[string]struct{}, 2*manyKeys)
+	if !v.keysUpTo(it, at, func(k []byte) bool { keys[string(k)] = struct{}{}; return true }) {
+		return nil
+	}
+	return keys
+}
+
+// keysUpTo calls each with the key of every member of it before the one at
+// offset at, in order, until each returns false. It reports false when the
+// text cannot be walked there (which cannot happen: those members were
+// read already).
+func (v *validator) keysUpTo(it *members, at int, each func(key []byte) bool) bool {
+	raw := it.raw
 	for i := it.first; i >= 0 && i < at; {
 		kend, _ := keyEnd(raw, i)
 		if kend < 0 {
-			return nil
+			return false
 		}
-		keys[string(raw[i+1:kend-1])] = struct{}{}
+		if !each(raw[i+1 : kend-1]) {
+			return true
+		}
 		j := skipWS(raw, kend)
 		j = skipWS(raw, j+1) // past ':'
 		vend := v.index.skip(raw, j)
 		if vend < 0 {
-			return nil
+			return false
 		}
 		j = skipWS(raw, vend)
 		i = skipWS(raw, j+1) // past ','
 	}
-	return keys
+	return true
 }
 
 // elements iterates over the elements of one array value.
