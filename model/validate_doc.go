@@ -72,35 +72,10 @@ func documentRules(data []byte, obj ObjectRef) Diagnostics {
 // at field, holds a number that encoding/json cannot decode into a float64
 // (see hasHugeNumber), naming the first such number.
 func appendHugeNumber(ds Diagnostics, obj ObjectRef, field string, raw []byte) Diagnostics {
-	if !hasHugeNumber(raw) {
+	n := hugeNumber(raw)
+	if n == nil {
 		return ds
 	}
 	return append(ds, Errorf(ReasonInvalidEntry, obj, field,
-		"%s holds the number %s, beyond the range of a 64-bit float; ToolHive's registry server decodes the whole document and rejects it", field, show(firstHugeNumber(raw))))
-}
-
-// firstHugeNumber returns the first number literal in the JSON value raw
-// that overflows a float64, or nil. Strings are skipped whole, so a digit
-// inside one is never taken for a number.
-func firstHugeNumber(raw []byte) []byte {
-	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; {
-		case c == '"':
-			end := jsonx.StringEnd(raw, i)
-			if end < 0 {
-				return nil
-			}
-			i = end - 1
-		case c == '-' || isDigit(c):
-			j := i + 1
-			for j < len(raw) && isNumberByte(raw[j]) {
-				j++
-			}
-			if numberOverflows(raw[i:j]) {
-				return raw[i:j]
-			}
-			i = j - 1
-		}
-	}
-	return nil
+		"%s holds the number %s, beyond the range of a 64-bit float; ToolHive's registry server decodes the whole document and rejects it", field, show(n)))
 }

@@ -496,7 +496,11 @@ func isNumberByte(c byte) bool {
 // decodes every document into `any` before checking publisher extensions and
 // rejects the whole document when that fails. Strings are skipped with
 // IndexByte, so the scan costs little beside json.Valid.
-func hasHugeNumber(raw []byte) bool {
+func hasHugeNumber(raw []byte) bool { return hugeNumber(raw) != nil }
+
+// hugeNumber returns the first number of raw that hasHugeNumber looks for,
+// nil when there is none.
+func hugeNumber(raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		switch c := raw[i]; {
 		case c == '"':
@@ -504,7 +508,7 @@ func hasHugeNumber(raw []byte) bool {
 			for {
 				k := bytes.IndexByte(raw[j:], '"')
 				if k < 0 {
-					return false
+					return nil
 				}
 				j += k
 				n := 0
@@ -523,12 +527,12 @@ func hasHugeNumber(raw []byte) bool {
 				j++
 			}
 			if numberOverflows(raw[i:j]) {
-				return true
+				return raw[i:j]
 			}
 			i = j - 1
 		}
 	}
-	return false
+	return nil
 }
 
 // tagEnds is matchTag for s whose bytes are all of classTag: its length
