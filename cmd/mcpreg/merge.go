@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
 	"github.com/mcpreg/mcpreg/merge"
@@ -116,7 +118,7 @@ func runMerge(e *env, args []string) int {
 // mergeSelected is the form without an MCPRegistry: the flags make the entry.
 func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strategy, lastUpdated time.Time) merge.Result {
 	owner := model.ObjectRef{Kind: "ConfigMapSelector", Namespace: f.namespace, Name: f.selector}
-	ls, err := metav1.ParseToLabelSelector(f.selector)
+	ls, err := parseSelector(f.selector)
 	if err != nil {
 		return merge.Result{Diagnostics: model.Diagnostics{model.Errorf(model.ReasonInvalidSelector, owner, "",
 			"invalid selector %q: %v", f.selector, err)}}
@@ -139,6 +141,52 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		Strategy:  strategy,
 		Filter:    filter,
 	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit(), Parallel: readParallel})
+}
+
+// parseSelector reads --selector, in the label selector syntax of kubectl -l,
+// into the LabelSelector a merge.Source takes. metav1.ParseToLabelSelector is
+// not enough: it refuses "k!=v", which kubectl accepts, and it keeps only the
+// last of two equalities on one key, so "a=1,a=2" would select a=2 where the
+// selector, every requirement of which must hold, selects nothing.
+func parseSelector(s string) (*metav1.LabelSelector, error) {
+	reqs, err := labels.ParseToRequirements(s)
+	if err != nil {
+		return nil, err
+	}
+	ls := &metav1.LabelSelector{}
+	for _, r := range reqs {
+		key, values := r.Key(), r.Values().List() // sorted: the selector does not depend on spelling order
+		var op metav1.LabelSelectorOperator
+		switch r.Operator() {
+		case selection.Equals, selection.DoubleEquals:
+			if v, ok := ls.MatchLabels[key]; !ok {
+				if ls.MatchLabels == nil {
+					ls.MatchLabels = map[string]string{}
+				}
+				ls.MatchLabels[key] = values[0]
+				continue
+			} else if v == values[0] {
+				continue
+			}
+			// A second, different value for the key: both must hold, which
+			// no ConfigMap can satisfy; an expression keeps that.
+			op = metav1.LabelSelectorOpIn
+		case selection.NotEquals:
+			op = metav1.LabelSelectorOpNotIn // k!=v is k notin (v): both also match a ConfigMap without k
+		case selection.In:
+			op = metav1.LabelSelectorOpIn
+		case selection.NotIn:
+			op = metav1.LabelSelectorOpNotIn
+		case selection.Exists:
+			op, values = metav1.LabelSelectorOpExists, nil
+		case selection.DoesNotExist:
+			op, values = metav1.LabelSelectorOpDoesNotExist, nil
+		default:
+			return nil, fmt.Errorf("%q is not supported in a label selector of ConfigMaps", r.Operator())
+		}
+		ls.MatchExpressions = append(ls.MatchExpressions, metav1.LabelSelectorRequirement{Key: key, Operator: op, Values: values})
+	}
+	return ls, nil
 }
 
 // metaLimit is --max-meta-size as the library takes it: 0 would mean the

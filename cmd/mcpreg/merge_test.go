@@ -159,6 +159,42 @@ func TestMergeSelectorForm(t *testing.T) {
 	}
 }
 
+// TestMergeSelectorSyntax: --selector takes what kubectl -l takes, and every
+// requirement must hold.
+func TestMergeSelectorSyntax(t *testing.T) {
+	dir := "../../testdata/merge/example-all-teams"
+	platform := []string{"io.github.stacklok/github-mcp", "io.github.stacklok/slack-mcp"}
+	data := []string{"io.github.stacklok/github-mcp", "io.github.stacklok/snowflake-mcp"}
+	tests := []struct {
+		selector string
+		want     []string // nil: nothing selected, exit 1
+	}{
+		{"team!=data", platform},
+		{"toolhive.stacklok.dev/registry=true,team!=platform", data},
+		{"team==platform", platform},
+		{"team=platform,team=platform", platform},
+		{"team=platform,team=data", nil},
+		{"team=data,team in (platform,data)", data},
+	}
+	for _, tt := range tests {
+		t.Run(tt.selector, func(t *testing.T) {
+			code, out, errs := mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system", "--selector", tt.selector)
+			if tt.want == nil {
+				if code != exitError || out != "" || !strings.Contains(errs, "NoConfigMapsSelected") {
+					t.Errorf("exit %d, want 1 and NoConfigMapsSelected\n%s\n%s", code, out, errs)
+				}
+				return
+			}
+			if code != exitOK {
+				t.Fatalf("exit %d\n%s", code, errs)
+			}
+			if got := mergedNames(t, out); !slices.Equal(got, tt.want) {
+				t.Errorf("servers = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestMergeErrors: an Error diagnostic that stops the merge exits 1 with
 // nothing on stdout.
 func TestMergeErrors(t *testing.T) {
@@ -170,6 +206,7 @@ func TestMergeErrors(t *testing.T) {
 	}{
 		{"conflict error", []string{"--selector", "toolhive.stacklok.dev/registry=true", "--conflict", "error"}, "ConflictError"},
 		{"bad selector", []string{"--selector", "team in (a"}, "InvalidSelector"},
+		{"selector operator", []string{"--selector", "team>1"}, "InvalidSelector"},
 		{"empty selector", []string{"--selector", ""}, "InvalidSelector"},
 		{"bad filter", []string{"--selector", "team=data", "--include", "team-[a"}, "InvalidFilter"},
 	}
