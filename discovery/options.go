@@ -7,6 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/mcpreg/mcpreg/internal/labelsel"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -165,7 +166,9 @@ func compile(opts Options) (*config, model.Diagnostics) {
 				"label selector %q does not parse: %v", opts.LabelSelector, err))
 			return nil, ds
 		}
-		cfg.selector = sel
+		// Every MCP resource is matched against it, whatever the number of
+		// values it lists.
+		cfg.selector = labelsel.Fast(sel)
 	}
 	cfg.source = newSourceIndex(opts.SourceRegistry)
 	return cfg, ds

@@ -568,14 +568,30 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 
 // describeTargets lists the backendRefs that reach resources, with their
 // weights, for messages; skip is left out.
-func describeTargets(ts []target, skip *resource) string {
-	var parts []string
+//
+// At most maxListed are listed, each resource's name escaped and cut on its
+// own, then "and N more": the list is message text, not one value, so it is
+// not cut as a whole after a few names (a rule may have any number of
+// backendRefs).
+func describeTargets(ts []target, skip *resource) model.Text {
+	var b strings.Builder
+	n := 0
 	for _, t := range ts {
-		if t.res != nil && t.res != skip {
-			parts = append(parts, fmt.Sprintf("%s (backendRefs[%d], weight %d)", t.res.ref, t.backend, t.weight))
+		if t.res == nil || t.res == skip {
+			continue
 		}
+		if n++; n > maxListed {
+			continue
+		}
+		if n > 1 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(model.Sprintf("%s (backendRefs[%d], weight %d)", t.res.ref.String(), t.backend, t.weight)))
 	}
-	return strings.Join(parts, ", ")
+	if n > maxListed {
+		fmt.Fprintf(&b, " and %d more", n-maxListed)
+	}
+	return model.Text(b.String())
 }
 
 // servicePort reports whether the Service may be reached on port: it lists
@@ -612,7 +628,7 @@ func describeNowhere(ts []target) (string, int) {
 	return strings.Join(parts, ", "), n
 }
 
-// maxListed is the most backendRefs describeNowhere lists by index.
+// maxListed is the most backendRefs describeNowhere and describeTargets list.
 const maxListed = 10
 
 // checkRouteURL is CheckURL for a URL urlbuild built, with a fast path for
@@ -820,7 +836,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]expo
 			case len(b.reached) > 1 && nowhere != "":
 				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
 					"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s; %s %s to no MCP resource",
-					len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res), nowhere, model.Text(lead)))
+					len(b.reached), c.res.ref, c.backend, c.weight, describeTargets(b.targets, c.res), model.Text(nowhere), model.Text(lead)))
 			case len(b.reached) > 1:
 				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
 					"the rule's backendRefs reach %d MCP resources; its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), and not to %s",
@@ -828,7 +844,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]expo
 			case nowhere != "":
 				ds = append(ds, model.Warningf(model.ReasonAmbiguousBackends, ref, ruleField(i),
 					"its URLs go to %s (backendRefs[%d], weight %d), given the most weight (the first on a tie), but %s %s to no MCP resource and %s part of the rule's traffic",
-					c.res.ref, c.backend, c.weight, nowhere, model.Text(lead), model.Text(take)))
+					c.res.ref, c.backend, c.weight, model.Text(nowhere), model.Text(lead), model.Text(take)))
 			}
 		}
 		a := attach()

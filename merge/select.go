@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	"github.com/mcpreg/mcpreg/internal/labelsel"
 	"github.com/mcpreg/mcpreg/model"
 )
 
@@ -54,7 +55,13 @@ func Selector(ls *metav1.LabelSelector) (labels.Selector, error) {
 	if ls == nil || len(ls.MatchLabels) == 0 && len(ls.MatchExpressions) == 0 {
 		return nil, errEmptySelector
 	}
-	return metav1.LabelSelectorAsSelector(ls)
+	sel, err := metav1.LabelSelectorAsSelector(ls)
+	if err != nil {
+		return nil, err
+	}
+	// A selector may list many values, and every ConfigMap of the
+	// namespace is matched against it.
+	return labelsel.Fast(sel), nil
 }
 
 type selectorError string

@@ -431,25 +431,83 @@ func QuoteURL(raw string) string {
 
 // MaskURL returns raw with any user information ("user:password@" before
 // the host) replaced by "***@", for every place a URL is repeated.
+//
+// It reads raw as a URL reader would (the WHATWG URL standard, which
+// browsers and most HTTP clients follow), not as CheckURL does: leading
+// spaces and control characters are skipped and tabs and line breaks are
+// ignored anywhere, and a URL without a scheme ("//host/x") still has an
+// authority. A URL CheckURL refuses for one of those bytes is still masked:
+// whoever wrote it meant the credential in it.
 func MaskURL(raw string) string {
-	scheme := urlScheme(raw)
-	if scheme == "" {
+	i := 0
+	for i < len(raw) && raw[i] <= ' ' {
+		i++
+	}
+	start := i
+	if end := maskScheme(raw, i); end > 0 {
+		start = end + 1
+	} else if !schemeRelative(raw[i:]) {
+		// Neither a scheme nor a scheme-relative URL ("//host"): a path
+		// or other text, with no authority.
 		return raw
 	}
 	// Browsers read "https:u:p@h" and "https:\\u:p@h" as "https://u:p@h":
 	// the slashes after the scheme are skipped whatever their number.
-	start := len(scheme) + 1
-	for start < len(raw) && (raw[start] == '/' || raw[start] == '\\') {
+	for start < len(raw) && (raw[start] == '/' || raw[start] == '\\' || urlIgnored(raw[start])) {
 		start++
 	}
 	rest := raw[start:]
 	authority := rest
-	if i := strings.IndexAny(rest, "/\\?#"); i >= 0 {
-		authority = rest[:i]
+	if j := strings.IndexAny(rest, "/\\?#"); j >= 0 {
+		authority = rest[:j]
 	}
 	at := strings.LastIndexByte(authority, '@')
 	if at < 0 {
 		return raw
 	}
 	return raw[:start] + "***" + raw[start+at:]
+}
+
+// maskScheme returns the index of the ":" ending raw's scheme read from
+// byte i on, skipping the bytes a URL reader ignores, or -1.
+func maskScheme(raw string, i int) int {
+	n := 0 // letters, digits and "+-." of the scheme so far
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case urlIgnored(c):
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			n++
+		case n > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+			n++
+		case n > 0 && c == ':':
+			return i
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// schemeRelative reports whether s starts with two slashes (or
+// backslashes, which a URL reader takes for slashes), as a URL that has an
+// authority but no scheme does.
+func schemeRelative(s string) bool {
+	n := 0
+	for i := 0; i < len(s) && n < 2; i++ {
+		switch c := s[i]; {
+		case c == '/' || c == '\\':
+			n++
+		case urlIgnored(c):
+		default:
+			return false
+		}
+	}
+	return n == 2
+}
+
+// urlIgnored reports whether a URL reader drops c wherever it appears: the
+// WHATWG URL parser removes ASCII tab and newline (tab, LF, CR).
+func urlIgnored(c byte) bool {
+	return c == '\t' || c == '\n' || c == '\r'
 }

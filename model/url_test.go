@@ -144,6 +144,16 @@ func TestCheckURLMasksCredentials(t *testing.T) {
 		"https:admin:hunter2@example.com/x",
 		"https:\\admin:hunter2@example.com/x",
 		"https:///admin:hunter2@example.com/x",
+		// A URL reader skips leading spaces and control characters and
+		// drops tabs and line breaks anywhere (WHATWG URL standard), and a
+		// scheme-relative URL ("//host") has an authority too: each of these
+		// reaches admin:hunter2@example.com.
+		" https://admin:hunter2@example.com/x",
+		"\x00\t https://admin:hunter2@example.com/x",
+		"ht\ntps://admin:hunter2@example.com/x",
+		"https:/\t/admin:hunter2@example.com/x",
+		"//admin:hunter2@example.com/x",
+		" \\\\admin:hunter2@example.com/x",
 	} {
 		_, _, err := CheckURL(in)
 		if err == nil {

@@ -13,6 +13,7 @@ import (
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
+	"github.com/mcpreg/mcpreg/internal/labelsel"
 )
 
 // Index holds Gateways by namespace/name and Namespace labels by name, with
@@ -476,7 +477,9 @@ func newListenerEntry(l gwv1.Listener) listenerEntry {
 		} else if sel, err := metav1.LabelSelectorAsSelector(ar.Namespaces.Selector); err != nil {
 			e.selectorErr = "allowedRoutes.namespaces.selector does not parse: " + err.Error()
 		} else {
-			e.selector = sel
+			// Matched for every route namespace: values are looked up in a
+			// set, whatever their number.
+			e.selector = labelsel.Fast(sel)
 		}
 	}
 	var kinds []string
