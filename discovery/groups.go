@@ -71,8 +71,9 @@ type GroupsResult struct {
 // a group that does not exist gets a GroupRefNotFound warning and a False
 // GroupRefValidated condition. now is the conditions' lastTransitionTime.
 // Objects listed twice count once: an MCPGroup by its highest generation;
-// an MCP resource by the copy Discover uses (UID, then content), with a
-// DuplicateName warning when the copies differ. An MCPGroup without a name
+// an MCP resource by the copy Discover uses (the highest generation, then
+// resourceVersion, then UID, then content), with a DuplicateName warning when
+// the copies differ. An MCPGroup without a name
 // is left out.
 func Groups(snap Snapshot, now time.Time) GroupsResult {
 	type key struct{ namespace, name string }
@@ -107,9 +108,9 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 		}})
 	}
 	// Copies of one resource (the same kind, namespace and name) count once,
-	// as discovery keeps them: the first by UID, then content, with a
-	// DuplicateName warning when they differ. Otherwise one server listed
-	// twice with two groupRefs would be a member of both.
+	// as discovery keeps them: the newest, then the first by UID, then
+	// content, with a DuplicateName warning when they differ. Otherwise one
+	// server listed twice with two groupRefs would be a member of both.
 	ix, dups := indexResources(&snap, &config{selector: labels.Everything()})
 	res.Diagnostics = append(res.Diagnostics, dups...)
 	for _, r := range ix.all {

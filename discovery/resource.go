@@ -279,8 +279,10 @@ func (ix *resourceIndex) lookup(kind, namespace, name string, uid types.UID) *re
 
 // indexResources collects the MCP resources of snap. An object listed twice
 // (the same kind, namespace and name) is kept once: identical copies silently,
-// differing ones with a DuplicateName warning, keeping the first in a fixed
-// order (UID, then content) so the choice does not depend on input order.
+// differing ones with a DuplicateName warning, keeping the newest (higher
+// generation, then resourceVersion) and, among copies of one age, the first
+// in a fixed order (UID, then content), so the choice does not depend on
+// input order.
 func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnostics) {
 	// The resources live in one slab (its capacity is never exceeded, so the
 	// pointers into it stay valid): one allocation instead of one each.
@@ -329,9 +331,9 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		}
 	}
 	internNames(slab)
-	// Copies of one object (the same kind, namespace and name): the first
-	// by compare, then by content (compareCopies), is used; the others are
-	// set aside (dup).
+	// Copies of one object (the same kind, namespace and name): the newest
+	// (compareAge), then the first by compare, then by content
+	// (compareCopies), is used; the others are set aside (dup).
 	kh := dedupe.NewHasher()
 	groups := dedupe.Groups(len(slab), func(i int) uint64 {
 		ref := &slab[i].ref
@@ -341,7 +343,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 	for _, g := range groups {
 		first := &slab[g[0]]
 		for _, i := range g[1:] {
-			if r := &slab[i]; cmp.Or(r.compare(first), compareCopies(r, first)) < 0 {
+			if r := &slab[i]; cmp.Or(compareAge(r, first), r.compare(first), compareCopies(r, first)) < 0 {
 				first = r
 			}
 		}
@@ -353,11 +355,18 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 			r.dup = true
 			// Resources outside the namespaces and selector are not
 			// discovery's business: their duplicates are not reported either.
-			if (first.selected || r.selected) && !bytes.Equal(encode(first.obj), encode(r.obj)) {
-				ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
-					"%s appears more than once in the snapshot with different content; one copy is used (uid %q), the other ignored",
-					r.ref, first.uid))
+			if !(first.selected || r.selected) || bytes.Equal(encode(first.obj), encode(r.obj)) {
+				continue
 			}
+			if compareAge(first, r) != 0 {
+				ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
+					"%s appears more than once in the snapshot with different content; the newer copy (generation %d, resourceVersion %q) is used, the older (generation %d, resourceVersion %q) ignored",
+					r.ref, first.meta.Generation, first.meta.ResourceVersion, r.meta.Generation, r.meta.ResourceVersion))
+				continue
+			}
+			ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
+				"%s appears more than once in the snapshot with different content; one copy is used (uid %q), the other ignored",
+				r.ref, first.uid))
 		}
 	}
 	// The resources are not sorted: in the common case nothing discovery
@@ -384,6 +393,21 @@ func (ix *resourceIndex) buildTable() {
 	for i, r := range ix.all {
 		ix.table.add(ix.table.Hash(r.ref.Kind, r.ref.Namespace, r.ref.Name), i)
 	}
+}
+
+// compareAge orders two copies of one object newest first: the higher
+// metadata.generation, then the higher resourceVersion, as dedupe.Newer
+// reads them (and so as copies of Services, Gateways and routes are
+// settled). Concatenated manifests of an older and a newer state of a
+// resource must give the newer state's entry and group membership whatever
+// their order; copies that agree on both are left to compare and
+// compareCopies.
+func compareAge(a, b *resource) int {
+	return cmp.Or(
+		cmp.Compare(b.meta.Generation, a.meta.Generation),
+		cmp.Compare(len(b.meta.ResourceVersion), len(a.meta.ResourceVersion)),
+		cmp.Compare(b.meta.ResourceVersion, a.meta.ResourceVersion),
+	)
 }
 
 // encode is the JSON of a snapshot object, used only to order and compare
