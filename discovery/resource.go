@@ -403,11 +403,7 @@ func (ix *resourceIndex) buildTable() {
 // their order; copies that agree on both are left to compare and
 // compareCopies.
 func compareAge(a, b *resource) int {
-	return cmp.Or(
-		cmp.Compare(b.meta.Generation, a.meta.Generation),
-		cmp.Compare(len(b.meta.ResourceVersion), len(a.meta.ResourceVersion)),
-		cmp.Compare(b.meta.ResourceVersion, a.meta.ResourceVersion),
-	)
+	return dedupe.CompareAge(b.meta, a.meta)
 }
 
 // encode is the JSON of a snapshot object, used only to order and compare

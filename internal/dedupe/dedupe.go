@@ -12,17 +12,23 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
+// CompareAge orders two copies' metadata by age: positive when am is the
+// newer (the higher metadata.generation, then the higher resourceVersion, a
+// longer one being higher), zero when they agree on both.
+func CompareAge(am, bm *metav1.ObjectMeta) int {
+	return cmp.Or(
+		cmp.Compare(am.Generation, bm.Generation),
+		cmp.Compare(len(am.ResourceVersion), len(bm.ResourceVersion)),
+		cmp.Compare(am.ResourceVersion, bm.ResourceVersion),
+	)
+}
+
 // Newer reports whether object a (metadata am) should replace b (metadata bm):
 // the higher metadata.generation, then resourceVersion, then UID, and failing
 // those the one whose JSON sorts last. It is a total order, so any input order
 // keeps the same copy.
 func Newer(a any, am *metav1.ObjectMeta, b any, bm *metav1.ObjectMeta) bool {
-	if c := cmp.Or(
-		cmp.Compare(am.Generation, bm.Generation),
-		cmp.Compare(len(am.ResourceVersion), len(bm.ResourceVersion)),
-		cmp.Compare(am.ResourceVersion, bm.ResourceVersion),
-		cmp.Compare(am.UID, bm.UID),
-	); c != 0 {
+	if c := cmp.Or(CompareAge(am, bm), cmp.Compare(am.UID, bm.UID)); c != 0 {
 		return c > 0
 	}
 	ja, _ := json.Marshal(a)
