@@ -17,7 +17,11 @@ import (
 // allowed with a warning.
 type Options struct {
 	// Namespaces restricts discovery to MCP resources in these namespaces;
-	// empty means all namespaces.
+	// empty means all namespaces. Names, remote URLs and source-registry
+	// entries are settled among these namespaces' resources only, so a
+	// resource elsewhere never takes a name or a URL from them; the result
+	// equals the full one restricted to these namespaces unless two
+	// namespaces claim one name or URL.
 	Namespaces []string
 
 	// LabelSelector selects MCP resources by label, in Kubernetes selector
