@@ -515,8 +515,14 @@ var inputFormats = []string{"string", "number", "boolean", "filepath"}
 // enum; choices, strings. It reports whether the key is one of Input's.
 func (v *validator) inputMember(m *rawMember) bool {
 	switch string(m.key) {
-	case "description", "value", "default", "placeholder":
+	case "description", "placeholder":
 		v.isStr(m)
+	case "value", "default":
+		// These may hold a secret (isSecret), which a message must not
+		// repeat even when it is of the wrong type: only its kind is named.
+		if !isJSONString(m.value) {
+			v.failAt(m.key, -1, "must be a string, not %s", describeKind(m.value))
+		}
 	case "isRequired", "isSecret":
 		v.boolm(m)
 	case "format":

@@ -383,8 +383,13 @@ func (v *oldValidator) inputMember(m oldRawMember) bool {
 	v.in(m.key)
 	defer v.out()
 	switch string(m.key) {
-	case "description", "value", "default", "placeholder":
+	case "description", "placeholder":
 		v.str(m.value, nil)
+	case "value", "default":
+		// A secret is named by its kind, never repeated.
+		if !oldIsJSONString(m.value) {
+			v.fail("must be a string, not %s", describeKind(m.value))
+		}
 	case "isRequired", "isSecret":
 		v.boolean(m.value)
 	case "format":

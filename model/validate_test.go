@@ -163,7 +163,7 @@ func TestValidateServer(t *testing.T) {
 		{name: "positional needs valueHint or value", entry: pkg(`"packageArguments":[{"type":"positional"}]`), reason: model.ReasonInvalidEntry, field: "packages[0].packageArguments[0].valueHint", says: "required"},
 		{name: "positional value only", entry: pkg(`"packageArguments":[{"type":"positional","value":"x","name":5}]`)},
 		{name: "positional valueHint number", entry: pkg(`"packageArguments":[{"type":"positional","valueHint":5}]`), reason: model.ReasonInvalidEntry, field: "packages[0].packageArguments[0].valueHint", says: "must be a string"},
-		{name: "positional value number", entry: pkg(`"packageArguments":[{"type":"positional","value":5}]`), reason: model.ReasonInvalidEntry, field: "packages[0].packageArguments[0].value", says: "must be a string, not 5"},
+		{name: "positional value number", entry: pkg(`"packageArguments":[{"type":"positional","value":5}]`), reason: model.ReasonInvalidEntry, field: "packages[0].packageArguments[0].value", says: "must be a string, not a number"},
 		{name: "named needs name", entry: pkg(`"packageArguments":[{"type":"named","value":"x"}]`), reason: model.ReasonInvalidEntry, field: "packages[0].packageArguments[0].name", says: "required"},
 		{name: "named name number", entry: pkg(`"packageArguments":[{"type":"named","name":1}]`), reason: model.ReasonInvalidEntry, field: "packages[0].packageArguments[0].name", says: "must be a string"},
 		{name: "named valueHint free", entry: pkg(`"packageArguments":[{"type":"named","name":"--x","valueHint":5}]`)},
@@ -481,6 +481,43 @@ func TestValidateNeverEchoesUserinfo(t *testing.T) {
 		if strings.Contains(d.Message, "s3cret") || !strings.Contains(d.Message, "***@") {
 			t.Errorf("%s: message %q repeats the user information or does not mask it", d.Field, d.Message)
 		}
+	}
+}
+
+// TestValidateNeverEchoesInputValues: the value and default of an input
+// (a header, an environment variable, an argument) may be a secret; when
+// either is not a string the message names its kind, never its text.
+func TestValidateNeverEchoesInputValues(t *testing.T) {
+	obj := model.ObjectRef{Kind: "File", Name: "f.json"}
+	doc := `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[
+		{"name":"io.github.ab/cd","description":"A","version":"1.0.0","remotes":[{"type":"sse","url":"https://x.example/sse",
+			"headers":[{"name":"A","isSecret":true,"value":{"s3cret":"x"}},{"name":"B","isSecret":true,"default":1234567}]}]},
+		{"name":"io.github.ab/ef","description":"A","version":"1.0.0","packages":[{"registryType":"npm","identifier":"x","version":"1.0.0","transport":{"type":"stdio"},
+			"environmentVariables":[{"name":"C","isSecret":true,"value":["s3cret"]}],
+			"packageArguments":[{"type":"named","name":"--t","isSecret":true,"default":{"t":"s3cret"}}]}]}]}}`
+	ds := model.ValidateJSON([]byte(doc), obj)
+	want := map[string]string{
+		"remotes[0].headers[0].value":               "an object",
+		"remotes[0].headers[1].default":             "a number",
+		"packages[0].environmentVariables[0].value": "an array",
+		"packages[0].packageArguments[0].default":   "an object",
+	}
+	found := 0
+	for _, d := range ds {
+		if strings.Contains(d.Message, "s3cret") || strings.Contains(d.Message, "1234567") {
+			t.Errorf("%s: message %q repeats the value", d.Field, d.Message)
+		}
+		for path, kind := range want {
+			if strings.HasSuffix(d.Field, path) {
+				found++
+				if !strings.HasSuffix(d.Message, "must be a string, not "+kind) {
+					t.Errorf("%s: message %q does not name the kind %s", d.Field, d.Message, kind)
+				}
+			}
+		}
+	}
+	if found != len(want) {
+		t.Errorf("want a diagnostic for each of %d values, got %d:\n%s", len(want), found, lines(ds))
 	}
 }
 
