@@ -4,20 +4,24 @@
 //
 // Usage:
 //
-//	mcpreg merge    -f PATH... --mcpregistry NAME [--namespace NS] [--entry ENTRY]
+//	mcpreg merge    -f PATH... --mcpregistry NAME [--namespace NS] [--entry ENTRY] [--conflict STRATEGY]
+//	                [--max-meta-size BYTES]
 //	mcpreg merge    -f PATH... --namespace NS --selector k=v[,k=v...] [--key K]
 //	                [--include G]... [--exclude G]... [--include-tag T]... [--exclude-tag T]...
-//	                [--conflict prefix|priority|error]
+//	                [--conflict prefix|priority|error|versions] [--max-meta-size BYTES]
 //	mcpreg discover -f PATH... [--namespace NS]... [--selector EXPR] [--source-registry FILE]
 //	                [--naming toolhive-operator|toolhive-registry-server]
 //	                [--toolhive-endpoints] [--endpoint-path TYPE=PATH]... [--require-https]
 //	                [--url-alone-exports] [--require-description]
 //	mcpreg groups   -f PATH...
-//	mcpreg convert  FILE [--default-namespace NS]
+//	mcpreg convert  FILE [--default-namespace NS] [--format auto|upstream|toolhive|list] [--max-meta-size BYTES]
 //	mcpreg validate FILE
 //
-// Common flags: --now RFC3339 (meta.last_updated; default the current time),
-// --diagnostics text|json. Without -f, an embedded example cluster is read.
+// -f takes a file, a directory (read recursively) or - for stdin, and is
+// repeatable; FILE may be - too. Common flags: --now RFC3339
+// (meta.last_updated, and in groups the conditions' lastTransitionTime;
+// default the current time), --diagnostics text|json. Without -f, an embedded
+// example cluster is read. 'mcpreg COMMAND -h' lists a command's flags.
 //
 // stdout carries only the document (two-space indented JSON); diagnostics go to
 // stderr. Exit status: 0 when a document was produced (warnings allowed), 1

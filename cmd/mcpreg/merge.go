@@ -18,6 +18,7 @@ import (
 )
 
 const mergeSynopsis = `-f PATH... --mcpregistry NAME [--namespace NS] [--entry ENTRY] [--conflict STRATEGY]
+                    [--max-meta-size BYTES]
        mcpreg merge -f PATH... --namespace NS --selector k=v[,k=v...] [--key K]
                     [--include G]... [--exclude G]... [--include-tag T]... [--exclude-tag T]...
                     [--conflict prefix|priority|error|versions] [--max-meta-size BYTES]`

@@ -18,7 +18,7 @@ import (
 )
 
 func main() {
-	strategy := flag.String("conflict", string(merge.StrategyPrefix), "conflict strategy for entries: prefix, priority or error")
+	strategy := flag.String("conflict", string(merge.StrategyPrefix), "conflict strategy for entries: prefix, priority, error or versions")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()

@@ -6,7 +6,11 @@
 //
 // The events come from a watch.Interface, as a client's Watch returns them;
 // main feeds it a fake watcher (the one client-go's fake clientsets use)
-// with a few objects, so the example runs without a cluster.
+// with one exported MCPServerEntry, so the example runs without a cluster:
+//
+//	go run .                               # serves on :8080 (ADDR to change)
+//	curl localhost:8080/v0/servers
+//	curl localhost:8080/v0/servers/dev.stacklok.toolhive%2Fcatalog.context7/versions/latest
 package main
 
 import (

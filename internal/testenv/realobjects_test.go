@@ -44,6 +44,10 @@ var invalidOnPurpose = map[string]string{
 	"testdata/groups/duplicates/input.yaml: MCPGroup ns/g":               "the same MCPGroup twice: counted once",
 	"testdata/groups/duplicates/input.yaml: MCPServer ns/b":              "the same MCPServer twice: a member counted once",
 	"testdata/groups/differing-copies/input.yaml: MCPServer ns/s":        "two differing copies of one MCPServer (two dumps) naming two groups: one copy counts, DuplicateName",
+	// Two dumps of one cluster: the copies carry the resourceVersion that
+	// tells the newer apart, which a create refuses.
+	"testdata/discovery/duplicate-object-newer/input.yaml: MCPServer ns/github":   "an older and a newer copy (generation 1 and 2): the newer is used",
+	"testdata/discovery/duplicate-object-newer/input.yaml: MCPRemoteProxy ns/crm": "an older and a newer copy (resourceVersion 999 and 1001): the newer is used",
 
 	// MCPGroup manifests as ToolHive's early documentation wrote them, in an
 	// API group no ToolHive release serves, which the library reads as
