@@ -38,7 +38,10 @@
 //   - registry-url: the external URL (see CheckURL).
 //   - registry-description, registry-title, registry-version (semantic
 //     version), registry-tier (Official or Community), registry-name (a full
-//     upstream name, overriding the generated one).
+//     upstream name, overriding the generated one). A resource that enriches
+//     a source-registry entry keeps that entry's name, description and
+//     version: those three annotations are then ignored, with
+//     ConflictingExport when they differ.
 //
 // No other annotation or label of any object is copied into the output.
 //

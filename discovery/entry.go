@@ -150,6 +150,9 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _ := cfg.source.match(m.res)
+		if src != nil {
+			ds = append(ds, keepSourceMetadata(m.res, &meta, src)...)
+		}
 		key := enrichKey{src, meta.name}
 		if src != nil {
 			if dr := bySource[key]; dr != nil {
@@ -185,6 +188,32 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 	return drafts, ds
 }
 
+// keepSourceMetadata clears the registry-name, registry-description and
+// registry-version annotations of a resource that enriches source-registry
+// entry src: an enriched entry keeps the name, description and version of the
+// catalog entry it copies, whoever deploys it, and only gains remotes (and a
+// title or tier the annotations give). An annotation that says otherwise is
+// reported with ConflictingExport, naming the value kept.
+func keepSourceMetadata(r *resource, m *entryMeta, src *model.Server) model.Diagnostics {
+	var ds model.Diagnostics
+	keep := func(v *string, kept, key, what string) {
+		if *v != "" && *v != kept {
+			ds = append(ds, model.Warningf(model.ReasonConflictingExport, r.ref, annotationField(key),
+				"%s %q ignored: this resource enriches the source-registry entry %q, whose %s %q is kept",
+				what, abbreviate(*v), abbreviate(src.Name()), what, abbreviate(kept)))
+		}
+		*v = ""
+	}
+	keep(&m.name, src.Name(), AnnotationName, "name")
+	if src.Description() != "" {
+		keep(&m.description, src.Description(), AnnotationDescription, "description")
+	}
+	if src.Version() != "" {
+		keep(&m.version, src.Version(), AnnotationVersion, "version")
+	}
+	return ds
+}
+
 // absorb adds the overrides of another resource enriching the same entry:
 // the first resource (in resource order) that sets a field wins; a different
 // value from a later one is dropped with ConflictingExport.
@@ -217,11 +246,13 @@ func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
 }
 
 // describeDrafts resolves description and version. The description is the
-// registry-description annotation, else the source entry's, else
+// source entry's, else the registry-description annotation (see
+// keepSourceMetadata), else
 // "<Kind> <namespace>/<name>" with a MissingDescription info, or, under
 // Options.RequireDescription, the draft is dropped with a MissingDescription
 // warning. The version is registry-version, else the source
-// entry's, else DefaultVersion.
+// entry's, else DefaultVersion (an enriching resource's registry-version was
+// cleared when the source entry has a version).
 func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) {
 	var ds model.Diagnostics
 	kept := drafts[:0]
