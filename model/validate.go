@@ -720,6 +720,20 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 func ValidateJSON(data []byte, obj ObjectRef) Diagnostics {
 	reg, ds := Parse(data, ParseOptions{Format: FormatUpstream, Source: obj})
 	if reg == nil {
+		// Parse's message says a format "was requested", which the caller of
+		// a validation never did; a ToolHive catalog (ToolHive's own
+		// registry.json is legacy) is not an invalid upstream document but
+		// another shape, which a conversion turns into one.
+		if len(ds) == 1 && ds[0].Reason == ReasonUnknownFormat {
+			const upstream = `{"data": {"servers": [...]}}`
+			switch f, err := DetectFormat(data); {
+			case err != nil:
+				ds[0].Message = fmt.Sprintf("validation checks upstream registry documents (%s) only, and the data has no known shape: %v", upstream, err)
+			case f != FormatUpstream:
+				ds[0].Message = fmt.Sprintf("validation checks upstream registry documents (%s) only, and the data has %s; convert it to an upstream document first (model.Convert, mcpreg convert) and validate the result",
+					upstream, shapeName(f))
+			}
+		}
 		return ds.Sorted()
 	}
 	// Parse skipped malformed entries with a warning; for validation they are errors.

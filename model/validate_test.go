@@ -640,3 +640,27 @@ func TestValidateJSONSkillsAndPlugins(t *testing.T) {
 		t.Errorf("%d diagnostics for 1000 bad skills", len(ds))
 	}
 }
+
+// TestValidateJSONOtherShape: data in a ToolHive shape is no upstream
+// document, and the UnknownFormat error says which shape it has and that a
+// conversion gives an upstream document, rather than that a format "was
+// requested", which a validation's caller never did.
+func TestValidateJSONOtherShape(t *testing.T) {
+	obj := model.ObjectRef{Kind: "File", Name: "registry.json"}
+	for doc, shape := range map[string]string{
+		`{"servers":{"fetch":{"image":"i","description":"d"}}}`: "ToolHive legacy shape",
+		`{"servers":[{"name":"fetch","image":"i"}]}`:            "ToolHive list shape",
+	} {
+		ds := model.ValidateJSON([]byte(doc), obj)
+		if len(ds) != 1 || ds[0].Reason != model.ReasonUnknownFormat || ds[0].Severity != model.SeverityError ||
+			!strings.Contains(ds[0].Message, shape) || !strings.Contains(ds[0].Message, "model.Convert") ||
+			strings.Contains(ds[0].Message, "requested") {
+			t.Errorf("%s: want one UnknownFormat error naming the %s and model.Convert, got:\n%s", doc, shape, lines(ds))
+		}
+	}
+	// No known shape at all: the message says what was found.
+	ds := model.ValidateJSON([]byte(`{"mcpServers":{}}`), obj)
+	if len(ds) != 1 || ds[0].Reason != model.ReasonUnknownFormat || !strings.Contains(ds[0].Message, "mcpServers") {
+		t.Errorf("client configuration: got:\n%s", lines(ds))
+	}
+}

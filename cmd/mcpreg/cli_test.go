@@ -153,6 +153,18 @@ func TestValidate(t *testing.T) {
 	if r := invoke(t, "", "validate", legacy); r.code != exitError || !strings.Contains(r.stderr, "UnknownFormat") {
 		t.Errorf("legacy data: %+v", r)
 	}
+	// A ToolHive catalog (ToolHive's own registry.json is legacy, its
+	// examples use the list too) is another shape, not a format anyone
+	// asked for: the message names the shape and the way to an upstream
+	// document.
+	list := writeFile(t, "list.json", `{"servers":[{"name":"x","image":"i"}]}`)
+	for path, shape := range map[string]string{legacy: "ToolHive legacy shape", list: "ToolHive list shape"} {
+		r := invoke(t, "", "validate", path)
+		if r.code != exitError || !strings.Contains(r.stderr, "error UnknownFormat") || !strings.Contains(r.stderr, shape) ||
+			!strings.Contains(r.stderr, "mcpreg convert") || strings.Contains(r.stderr, "was requested") {
+			t.Errorf("%s: want an UnknownFormat error naming the %s and mcpreg convert, got %+v", path, shape, r)
+		}
+	}
 	// The summary line counts every error, those a summary diagnostic
 	// stands for included: 25 bad entries are 10 listed and a summary of 15.
 	var bad []string
