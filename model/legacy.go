@@ -56,6 +56,31 @@ type legacyBase struct {
 	CustomMetadata  optionalRaw     `json:"custom_metadata,omitempty"`
 }
 
+// fixTier writes a tier that names one of ToolHive's tiers in another case
+// ("community") the way its schemas spell it, and returns the spelling read,
+// or "" when the tier needed no change. ToolHive's own example catalogs
+// write the tier in lower case, which its schemas refuse; keeping the entry
+// with the tier spelled right loses nothing the catalog meant.
+func (b *legacyBase) fixTier() string {
+	if tier := canonicalTier(b.Tier); tier != "" && tier != b.Tier {
+		was := b.Tier
+		b.Tier = tier
+		return was
+	}
+	return ""
+}
+
+// canonicalTier is the tier of ToolHive's schemas that t names in any case,
+// or "".
+func canonicalTier(t string) string {
+	for _, tier := range extTiers {
+		if strings.EqualFold(t, tier) {
+			return tier
+		}
+	}
+	return ""
+}
+
 type legacyImage struct {
 	legacyBase
 	Image       string             `json:"image"`
@@ -261,11 +286,12 @@ func publisherMeta(key string, ext serverExtensions) json.RawMessage {
 	return append(b, "}}}"...)
 }
 
-func convertImage(key string, raw json.RawMessage, namespace string) (*Server, error) {
+func convertImage(key string, raw json.RawMessage, namespace string) (*Server, string, error) {
 	var m legacyImage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("cannot read container server entry: %v", err)
+		return nil, "", fmt.Errorf("cannot read container server entry: %v", err)
 	}
+	tierWas := m.fixTier()
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
 	tr := m.Transport
 	if tr == "" {
@@ -281,7 +307,7 @@ func convertImage(key string, raw json.RawMessage, namespace string) (*Server, e
 	}
 	pkg := ociPackage{RegistryType: "oci", Identifier: m.Image, Transport: t}
 	if i := slices.Index(m.EnvVars, nil); i >= 0 {
-		return nil, fmt.Errorf("env_vars[%d] is null", i)
+		return nil, "", fmt.Errorf("env_vars[%d] is null", i)
 	}
 	for _, ev := range m.EnvVars {
 		pkg.EnvironmentVariables = append(pkg.EnvironmentVariables, keyValueInput{
@@ -295,28 +321,29 @@ func convertImage(key string, raw json.RawMessage, namespace string) (*Server, e
 		Args: m.Args, Provenance: m.Provenance, DockerTags: m.DockerTags, ProxyPort: m.ProxyPort,
 		Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
 	}))
-	return s, nil
+	return s, tierWas, nil
 }
 
-func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, error) {
+func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, string, error) {
 	var m legacyRemote
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("cannot read remote server entry: %v", err)
+		return nil, "", fmt.Errorf("cannot read remote server entry: %v", err)
 	}
+	tierWas := m.fixTier()
 	if m.URL != "" {
 		// The URL is the server, and a key of its _meta too: an entry whose
 		// URL the URL policy refuses is not converted at all.
 		if _, _, err := CheckURL(m.URL); err != nil {
-			return nil, urlError{err}
+			return nil, "", urlError{err}
 		}
 	}
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
 	t := transport{Type: m.Transport, URL: m.URL}
 	if i := slices.Index(m.Headers, nil); i >= 0 {
-		return nil, fmt.Errorf("headers[%d] is null", i)
+		return nil, "", fmt.Errorf("headers[%d] is null", i)
 	}
 	if i := slices.Index(m.EnvVars, nil); i >= 0 {
-		return nil, fmt.Errorf("env_vars[%d] is null", i)
+		return nil, "", fmt.Errorf("env_vars[%d] is null", i)
 	}
 	for _, h := range m.Headers {
 		t.Headers = append(t.Headers, keyValueInput{
@@ -330,7 +357,7 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 		Metadata: m.Metadata, CustomMetadata: m.CustomMetadata, OAuthConfig: m.OAuthConfig,
 		EnvVars: m.EnvVars, ProxyPort: m.ProxyPort, Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
 	}))
-	return s, nil
+	return s, tierWas, nil
 }
 
 // urlError is a legacy remote entry refused for its URL (InvalidURL).
@@ -412,11 +439,12 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			continue
 		}
 		var s *Server
+		var tierWas string
 		var err error
 		if remote {
-			s, err = convertRemote(m.Key, m.Value, c.opts.namespace())
+			s, tierWas, err = convertRemote(m.Key, m.Value, c.opts.namespace())
 		} else {
-			s, err = convertImage(m.Key, m.Value, c.opts.namespace())
+			s, tierWas, err = convertImage(m.Key, m.Value, c.opts.namespace())
 		}
 		if err != nil {
 			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
@@ -424,6 +452,7 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			}
 			continue
 		}
+		c.noteTier(s, tierWas, field)
 		c.add(s, field)
 	}
 }
@@ -523,26 +552,36 @@ func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	return parseLegacy(data, opts)
 }
 
+// noteTier reports a tier fixTier respelled, for the server s converted from
+// field.
+func (c *legacyCollector) noteTier(s *Server, was, field string) {
+	if was != "" && c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
+		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field+".tier"),
+			"server %q: tier %q written as %q, as ToolHive's schemas spell it", s.Name(), was, canonicalTier(was)))
+	}
+}
+
 // convertList converts the items of a list-shorthand "servers" array.
 func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
 	els, _ := jsonx.Elements(raw)
 	for i, el := range els {
 		field := fmt.Sprintf("%s[%d]", path, i)
-		s, err := convertListItem(el, c.opts.namespace())
+		s, tierWas, err := convertListItem(el, c.opts.namespace())
 		if err != nil {
 			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
 				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
 			}
 			continue
 		}
+		c.noteTier(s, tierWas, field)
 		c.add(s, field)
 	}
 }
 
-func convertListItem(el json.RawMessage, namespace string) (*Server, error) {
+func convertListItem(el json.RawMessage, namespace string) (*Server, string, error) {
 	ms, err := jsonx.Members(el)
 	if err != nil {
-		return nil, fmt.Errorf("list item is %s, not an object", describeKind(el))
+		return nil, "", fmt.Errorf("list item is %s, not an object", describeKind(el))
 	}
 	var name, image, url string
 	var hasImage, hasURL bool
@@ -557,15 +596,15 @@ func convertListItem(el json.RawMessage, namespace string) (*Server, error) {
 		}
 	}
 	if name == "" {
-		return nil, fmt.Errorf("list item has no \"name\"")
+		return nil, "", fmt.Errorf("list item has no \"name\"")
 	}
 	switch {
 	case hasImage && image != "" && hasURL && url != "":
-		return nil, errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
+		return nil, "", errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
 	case hasImage && image != "":
 		return convertImage(name, el, namespace)
 	case hasURL && url != "":
 		return convertRemote(name, el, namespace)
 	}
-	return nil, errorf("server %q has neither \"image\" nor \"url\"", name)
+	return nil, "", errorf("server %q has neither \"image\" nor \"url\"", name)
 }
