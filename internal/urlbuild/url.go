@@ -2,6 +2,7 @@ package urlbuild
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -283,7 +284,8 @@ func (a *Attachment) appendRuleURLs(dst []URL, origins []Origin, ruleIndex int, 
 //
 //   - each match (HTTPRouteRule.Matches, default PathPrefix "/") gives its
 //     [BasePath], or with opts.EndpointPath its [ExternalPath] through the
-//     rule's URLRewrite filter;
+//     rule's URLRewrite filter; a base path under /.well-known/ gives none
+//     (RFC 8615 metadata, such as OAuth discovery, is no MCP endpoint);
 //   - a match with header or query-parameter conditions gives none: a plain
 //     request to the path would not take the rule;
 //   - a rule with a RequestRedirect filter gives none: it forwards nothing
@@ -351,6 +353,12 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 				// The rewrite must make sense for this match even when the URL
 				// is the base path, or the controller would reject the rule.
 				_, err = Rewrite(p, m.Path, rewrite)
+			}
+			if err == nil && isWellKnown(p) {
+				// ToolHive's own guide routes /mcp and OAuth discovery
+				// (/.well-known/oauth-protected-resource) in one rule: the
+				// second is metadata, not a server to publish.
+				err = fmt.Errorf("path %q is under /.well-known/, where metadata lives (RFC 8615: OAuth protected-resource metadata, RFC 9728, and the like), not an MCP endpoint", p)
 			}
 		} else {
 			p, err = ExternalPath(opts.EndpointPath, m.Path, rewrite)
@@ -456,3 +464,11 @@ func (s *filterScan) scan(filters []gwv1.HTTPRouteFilter, at filterAt, obj model
 }
 
 func (s *filterScan) fail(d model.Diagnostic) { s.failed, s.diag = true, d }
+
+// isWellKnown reports whether path p is /.well-known or under it: the
+// well-known URIs of RFC 8615, which name metadata about a host or resource,
+// never an MCP endpoint.
+func isWellKnown(p string) bool {
+	const wk = "/.well-known"
+	return p == wk || strings.HasPrefix(p, wk+"/")
+}
