@@ -75,6 +75,9 @@ func Discover(snap Snapshot, opts Options) Result {
 	ds = append(ds, d...)
 	drafts, d := buildDrafts(ms, cfg)
 	ds = append(ds, d...)
+	if cfg.namespaces != nil {
+		ds = append(ds, describeParts(drafts, cfg)...)
+	}
 	drafts, d = describeDrafts(drafts, cfg)
 	ds = append(ds, d...)
 	drafts, d = dedupeRemoteURLs(drafts)
@@ -92,6 +95,13 @@ func Discover(snap Snapshot, opts Options) Result {
 	built := make([]builtEntry, 0, len(drafts))
 	nrefs := 0
 	for _, dr := range drafts {
+		if cfg.namespaces != nil {
+			// Names and URLs are settled: the result shows the chosen
+			// namespaces' part of it (restrict.go).
+			if dr = cfg.restrict(dr); dr == nil {
+				continue
+			}
+		}
 		s := tmpl.build(dr)
 		if dr.source() != nil {
 			// A copy of a source entry is as good as the source: check it,
@@ -146,6 +156,9 @@ func Discover(snap Snapshot, opts Options) Result {
 			e.SourceEntry = dr.source().Name()
 		}
 		servers[i] = b.server
+	}
+	if cfg.namespaces != nil {
+		ds = cfg.restrictDiagnostics(ds)
 	}
 	reg := model.NewRegistry(cfg.lastUpdated(), servers)
 	if len(servers) == 0 {

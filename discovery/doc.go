@@ -30,6 +30,21 @@
 //     (DuplicateName). Each entry must then pass the upstream rules
 //     (model.ValidateServer); one that does not is dropped with a diagnostic.
 //
+// # Namespaces
+//
+// Options.Namespaces restricts the result, not the work: every stage runs
+// over the resources the label selector matches in all namespaces, so that
+// names and remote URLs are settled as without it, and only then are the
+// entries kept to those of resources of the chosen namespaces and the
+// diagnostics to those about their objects (and about the options).
+// Discovery restricted to a namespace thus equals the full result
+// restricted to it: a server has the same name and URLs in a namespace's
+// registry as in the cluster's. The one exception is an entry enriching a
+// source-registry entry from several namespaces: restricted, it is built
+// from the chosen namespaces' resources alone (remotes, annotation
+// overrides, the diagnostics about building it), with the name and the URLs
+// the full result gives it, so that no other namespace's URL is published.
+//
 // # Annotations (prefix toolhive.stacklok.dev/)
 //
 //   - registry-export: exactly "true" exports the resource; "false" opts out;
@@ -64,10 +79,12 @@
 // listeners of the parent Gateways that accepted the route and admit it.
 // A resource needs no annotation to be exported this way, but
 // registry-export "false" on it opts out, and its own registry-url wins over
-// the route's (ConflictingExport). Options.Namespaces and the label selector
-// choose resources, not routes: a route never exports a resource they leave
-// out, and its diagnostics are reported when its namespace is chosen and it
-// reaches a resource the selector matches (or none at all). Every step that
+// the route's (ConflictingExport). The label selector chooses resources, not
+// routes: a route never exports a resource it leaves out, and its
+// diagnostics are reported when it reaches a resource the selector matches
+// (or none at all). Options.Namespaces restricts what the result shows (a
+// route's diagnostics are shown when its namespace is chosen), not what
+// takes part: see "Namespaces" below. Every step that
 // fails is diagnosed on the route, naming the rule or parentRef: see
 // docs/diagnostics.md in the repository for the reasons.
 //

@@ -50,6 +50,17 @@ type enrichment struct {
 	// remotes are those the source entry already had (kept as written,
 	// headers and all).
 	remotes []model.Remote
+	// mixed is set, when Options.Namespaces is, on an entry enriched from
+	// resources of chosen namespaces and of others: the result shows part
+	// in its place, and the diagnostics about building the entry are
+	// part's (see restrictedPart). part is nil when it has no chosen
+	// resource left or was dropped (describeDrafts).
+	mixed bool
+	part  *draft
+	// diags are, while buildDrafts runs with Options.Namespaces set, the
+	// diagnostics of absorb, held until it is known whether the entry is
+	// mixed.
+	diags model.Diagnostics
 }
 
 // source is the source-registry entry enriched, nil for a new entry.
@@ -156,7 +167,11 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		key := enrichKey{src, meta.name}
 		if src != nil {
 			if dr := bySource[key]; dr != nil {
-				ds = append(ds, dr.absorb(m.res, meta)...)
+				if d := dr.absorb(m.res, meta); cfg.namespaces != nil {
+					dr.enrich.diags = append(dr.enrich.diags, d...)
+				} else {
+					ds = append(ds, d...)
+				}
 				dr.resources = append(dr.resources, m.res)
 				dr.remotes = append(dr.remotes, remotes...)
 				continue
@@ -185,6 +200,13 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 		drafts = append(drafts, dr)
 	}
+	if cfg.namespaces != nil {
+		for _, dr := range drafts {
+			if dr.enrich != nil {
+				ds = append(ds, dr.restrictedPart(cfg)...)
+			}
+		}
+	}
 	return drafts, ds
 }
 
@@ -211,6 +233,63 @@ func keepSourceMetadata(r *resource, m *entryMeta, src *model.Server) model.Diag
 	if src.Version() != "" {
 		keep(&m.version, src.Version(), AnnotationVersion, "version")
 	}
+	return ds
+}
+
+// restrictedPart settles, in a run restricted to Options.Namespaces, what
+// the result shows of an enriched draft (see enrichment.mixed) and returns
+// the diagnostics about building it. A draft whose resources are all in
+// chosen namespaces, or none, is shown as built (or not at all), with its
+// own diagnostics. A mixed one is shown as the draft of its chosen
+// resources alone, part: the first of them is its primary, their
+// annotation overrides are absorbed among themselves, and their remotes
+// and name are set from d once d's are settled (restrict). Publishing
+// another namespace's URLs, descriptions or names in a namespace's registry
+// would leak them. The diagnostics of readMetadata were reported when d was
+// built, and are the same.
+func (d *draft) restrictedPart(cfg *config) model.Diagnostics {
+	e := d.enrich
+	chosen := 0
+	for _, r := range d.resources {
+		if cfg.chosenNamespace(r.ref.Namespace) {
+			chosen++
+		}
+	}
+	if chosen == 0 || chosen == len(d.resources) {
+		ds := e.diags
+		e.diags = nil
+		return ds
+	}
+	e.mixed, e.diags = true, nil
+	var part *draft
+	var ds model.Diagnostics
+	for _, r := range d.resources {
+		if !cfg.chosenNamespace(r.ref.Namespace) {
+			continue
+		}
+		meta, _ := readMetadata(r)
+		// Reported when d was built, as readMetadata's were.
+		_ = keepSourceMetadata(r, &meta, e.entry)
+		if part == nil {
+			part = &draft{
+				resources: []*resource{r},
+				enrich:    &enrichment{entry: e.entry, remotes: e.remotes},
+				name:      d.name,
+				nameFrom:  d.nameFrom,
+			}
+			part.description, part.title, part.version, part.tier = meta.description, meta.title, meta.version, meta.tier
+			if d.nameFrom != nameFromAnnotation {
+				part.nameFrom = nameFromImage
+				if r.ref.Kind == model.KindMCPRemoteProxy {
+					part.nameFrom = nameFromRemoteURL
+				}
+			}
+			continue
+		}
+		ds = append(ds, part.absorb(r, meta)...)
+		part.resources = append(part.resources, r)
+	}
+	e.part = part
 	return ds
 }
 
@@ -258,25 +337,34 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 	kept := drafts[:0]
 	for _, d := range drafts {
 		p := d.primary()
+		// The diagnostics about building a mixed draft are its part's
+		// (restrictedPart), not its own.
+		report := d.enrich == nil || !d.enrich.mixed
 		switch {
 		case d.description != "":
 			// The registry-description annotation.
 		case d.source() != nil && d.source().Description() != "":
 			d.description = d.source().Description()
 		case cfg.opts.RequireDescription:
-			ds = append(ds, model.Warningf(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
-				"no %s annotation and no source-registry entry for this server; not exported (a description is required)",
-				AnnotationDescription))
+			if report {
+				ds = append(ds, model.Warningf(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
+					"no %s annotation and no source-registry entry for this server; not exported (a description is required)",
+					AnnotationDescription))
+			}
 			continue
 		default:
 			d.description = fmt.Sprintf("%s %s/%s", p.ref.Kind, p.ref.Namespace, p.ref.Name)
-			ds = append(ds, model.Infof(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
-				"no %s annotation and no source-registry entry for this server; using description %q",
-				AnnotationDescription, d.description))
+			if report {
+				ds = append(ds, model.Infof(model.ReasonMissingDescription, p.ref, annotationField(AnnotationDescription),
+					"no %s annotation and no source-registry entry for this server; using description %q",
+					AnnotationDescription, d.description))
+			}
 			if n := utf8.RuneCountInString(d.description); n > model.DescriptionMaxLen {
 				short := model.ShortenDescription(d.description)
-				ds = append(ds, model.Warningf(model.ReasonDescriptionTooLong, p.ref, "metadata.name",
-					"generated description of %d characters shortened to %d", n, utf8.RuneCountInString(short)))
+				if report {
+					ds = append(ds, model.Warningf(model.ReasonDescriptionTooLong, p.ref, "metadata.name",
+						"generated description of %d characters shortened to %d", n, utf8.RuneCountInString(short)))
+				}
 				d.description = short
 			}
 		}

@@ -385,7 +385,7 @@ func (ix *Index) newResource(o any) *resource {
 		return nil
 	}
 	r.obj = o
-	r.selected = ix.cfg.inNamespace(r.meta.Namespace) && ix.cfg.selector.Matches(labels.Set(r.meta.Labels))
+	r.selected = ix.cfg.selector.Matches(labels.Set(r.meta.Labels))
 	return r
 }
 

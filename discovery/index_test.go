@@ -58,6 +58,7 @@ func allObjects(s Snapshot) []any {
 func TestPropertyIndexMatchesAffectedBy(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap, opts := genSnapshot(t), genOptions(t)
+		opts.Namespaces = genWatchNamespaces(t)
 		ix, err := NewIndex(opts, allObjects(snap)...)
 		if err != nil {
 			t.Fatal(err)

@@ -16,12 +16,20 @@ import (
 // naming scheme, registry-export required, description optional, http URLs
 // allowed with a warning.
 type Options struct {
-	// Namespaces restricts discovery to MCP resources in these namespaces;
-	// empty means all namespaces. Names, remote URLs and source-registry
-	// entries are settled among these namespaces' resources only, so a
-	// resource elsewhere never takes a name or a URL from them; the result
-	// equals the full one restricted to these namespaces unless two
-	// namespaces claim one name or URL.
+	// Namespaces restricts the result to the entries of MCP resources in
+	// these namespaces and the diagnostics about their objects; empty means
+	// all namespaces. Names (DuplicateName), remote URLs (DuplicateRemoteURL)
+	// and every other claim between resources are settled first among all
+	// the resources LabelSelector matches, whatever their namespace, as
+	// without Namespaces: a namespace's registry is a view of the full
+	// registry, so a server never gets a different name or URL depending on
+	// who asks. The result is the full one restricted to these namespaces,
+	// with one exception: a source-registry entry enriched from several
+	// namespaces is built from the resources of these namespaces only (its
+	// remotes, its annotation overrides and the diagnostics about building
+	// it), so that no other namespace's URL is published; its name and which
+	// URLs it keeps are the full result's. Diagnostics about no namespaced
+	// object (the options, an empty registry) are always kept.
 	Namespaces []string
 
 	// LabelSelector selects MCP resources by label, in Kubernetes selector
@@ -148,8 +156,10 @@ var optionsRef = model.ObjectRef{Kind: "Options", Name: "discovery"}
 
 // config is Options checked and compiled once per Discover call.
 type config struct {
-	opts       Options
-	namespaces map[string]bool // nil: all
+	opts Options
+	// namespaces are Options.Namespaces (nil: all). They choose what the
+	// result shows, never what takes part in settling names and URLs.
+	namespaces map[string]bool
 	selector   labels.Selector
 	source     *sourceIndex
 }
@@ -178,8 +188,9 @@ func compile(opts Options) (*config, model.Diagnostics) {
 	return cfg, ds
 }
 
-// inNamespace reports whether ns is one discovery looks at.
-func (c *config) inNamespace(ns string) bool {
+// chosenNamespace reports whether the result shows the entries and
+// diagnostics of objects in namespace ns (Options.Namespaces).
+func (c *config) chosenNamespace(ns string) bool {
 	return c.namespaces == nil || c.namespaces[ns]
 }
 

@@ -47,9 +47,11 @@ type resource struct {
 	annHas    uint8
 	// typeFrom is the field remoteType comes from (see typeField).
 	typeFrom typeSource
-	// selected is false for resources outside Options.Namespaces or the label
-	// selector: they exist (Method 2 must not call their Services ownerless)
-	// but are never exported.
+	// selected is false for resources the label selector does not match:
+	// they exist (Method 2 must not call their Services ownerless) but are
+	// never exported. Options.Namespaces does not clear it: resources of
+	// every namespace take part in settling names and URLs, and the result
+	// is restricted to the chosen namespaces afterwards (see restrict).
 	selected bool
 	// dup is set on a copy of a resource the index does not hold (see
 	// indexResources); slabAt is the resource's position in the index's
@@ -298,7 +300,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 		r.uid, r.meta, r.remoteType, r.obj = meta.UID, meta, remoteType, obj
 		r.slabAt = int32(len(slab) - 1)
 		r.readAnnotations(meta.Annotations, &anns)
-		r.selected = cfg.inNamespace(meta.Namespace) && cfg.selector.Matches(labels.Set(meta.Labels))
+		r.selected = cfg.selector.Matches(labels.Set(meta.Labels))
 		return r
 	}
 	for _, s := range snap.MCPServers {
@@ -353,8 +355,8 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 				continue
 			}
 			r.dup = true
-			// Resources outside the namespaces and selector are not
-			// discovery's business: their duplicates are not reported either.
+			// Resources the selector leaves out are not discovery's
+			// business: their duplicates are not reported either.
 			if !(first.selected || r.selected) || bytes.Equal(encode(first.obj), encode(r.obj)) {
 				continue
 			}

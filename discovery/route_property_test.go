@@ -184,7 +184,7 @@ func TestPropertyRoutesNeverExportUnselected(t *testing.T) {
 		ix, _ := indexResources(&snap, cfg)
 		for _, e := range res.Entries {
 			for _, r := range e.Resources {
-				if res := ix.lookup(r.Kind, r.Namespace, r.Name, ""); res == nil || !res.selected {
+				if res := ix.lookup(r.Kind, r.Namespace, r.Name, ""); res == nil || !res.selected || !slices.Contains(opts.Namespaces, r.Namespace) {
 					t.Fatalf("%s exported but not selected", r)
 				}
 			}

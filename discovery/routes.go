@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
@@ -23,15 +22,16 @@ import (
 // resource) with candidate URLs of source sourceRoute, via naming the
 // HTTPRoute and field the rule, and only for resources with selected set.
 //
-// Scope. Options.Namespaces and the label selector choose MCP resources, not
-// routes: a route in any namespace may give URLs to a selected resource (with
-// a ReferenceGrant across namespaces), and never to one that is not selected.
-// The diagnostics of a route name the route, so they are reported when the
-// route's namespace is one discovery looks at — which makes discovery
-// restricted to a namespace equal to the full result restricted to it — and when the route concerns the label selector's resources: a route
-// whose backends reach MCP resources, none of which the selector matches, is
-// left alone, as those resources are. Which resource a rule's URLs go to does
-// not depend on either option.
+// Scope. The label selector chooses MCP resources, not routes: a route in
+// any namespace may give URLs to a selected resource (with a ReferenceGrant
+// across namespaces), and never to one that is not selected. The
+// diagnostics of a route are reported when the route concerns the label
+// selector's resources: a route whose backends reach MCP resources, none of
+// which the selector matches, is left alone, as those resources are.
+// Options.Namespaces plays no part here: routes of every namespace are
+// walked, and Discover restricts the result afterwards. A route's
+// diagnostics name the route, so they are shown when the route's namespace
+// is chosen. Which resource a rule's URLs go to depends on neither option.
 //
 // Per route: the parentRefs are resolved once (urlbuild.Index.Attach) and
 // their diagnostics reported once; per rule (urlbuild.DefaultRules):
@@ -359,9 +359,9 @@ func (b *ruleBackends) chosen() *target {
 }
 
 // labelled reports whether the label selector matches r, whatever its
-// namespace.
+// namespace: what indexResources recorded as selected.
 func (w *routeWalker) labelled(r *resource) bool {
-	return w.cfg.selector.Empty() || w.cfg.selector.Matches(labels.Set(r.meta.Labels))
+	return r.selected
 }
 
 // concerns reports whether a rule's diagnostics belong to this discovery as
@@ -395,13 +395,9 @@ func (w *routeWalker) routeConcerns(rules []ruleBackends) bool {
 	return !reached
 }
 
-// reported reports whether the diagnostics of route r are reported: its
-// namespace is in scope and it concerns the label selector (see
-// routeExports).
+// reported reports whether the diagnostics of route r are reported: it
+// concerns the label selector (see routeExports).
 func (w *routeWalker) reported(r *gwv1.HTTPRoute) bool {
-	if !w.cfg.inNamespace(r.Namespace) {
-		return false
-	}
 	return w.routeConcerns(w.resolve(r, routeRef(r)))
 }
 
@@ -771,7 +767,7 @@ func (w *routeWalker) walk(route *gwv1.HTTPRoute, pos int, out []export) ([]expo
 			hasBackends = hasBackends || len(r.BackendRefs) > 0
 		}
 	}
-	report := w.cfg.inNamespace(route.Namespace) && w.routeConcerns(rbs)
+	report := w.routeConcerns(rbs)
 
 	var ds model.Diagnostics
 	if report && !hasBackends {

@@ -78,7 +78,11 @@ func AffectedBy(snap Snapshot, opts Options, obj any) ([]model.ObjectRef, error)
 // as a state of it too, so either view is right. opts are the options of the
 // Discover call the result is for: resources Options.Namespaces or the label
 // selector leave out in both states have no entry and are not returned (nor
-// is anything when the label selector does not parse). The result is sorted
+// is anything when the label selector does not parse). The couplings run
+// through the resources the label selector matches in every namespace, as
+// Discover settles names and URLs among them all: a change to a resource
+// outside Options.Namespaces returns the chosen resources whose name or URL
+// it may take or give back. The result is sorted
 // (kind, namespace, name), each resource once. The work is linear in the
 // size of the snapshot; Index answers the same question per event in time
 // proportional to what the event affects.
@@ -599,10 +603,16 @@ func (w *watchIndex) attachesToSelector(r *gwv1.HTTPRoute) bool {
 }
 
 // watchResource is what the coupling closure knows of one MCP resource (all
-// its copies in the union snapshot).
+// its copies in the union snapshot). selected is set when the label
+// selector matches a copy: the resource then takes part in settling names
+// and URLs, whatever its namespace. chosen is set when its namespace is one
+// of Options.Namespaces (or there are none): only then is it part of the
+// answer. A resource of another namespace still couples: it may take a
+// name or a URL from a chosen one, or release it.
 type watchResource struct {
 	ref      model.ObjectRef
 	selected bool
+	chosen   bool
 	keys     []string
 	shapes   []urlShape
 }
@@ -612,7 +622,7 @@ type watchResource struct {
 // ("" for the root path, which may share a URL with any path of the host).
 type urlShape struct{ host, first string }
 
-// close returns the selected resources among seeds and those coupled to them
+// close returns the chosen resources among seeds and those coupled to them
 // (see AffectedBy), sorted.
 func (w *watchIndex) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 	if len(seeds) == 0 {
@@ -694,8 +704,10 @@ func (t *couplingTable) drop(ref model.ObjectRef) {
 	}
 }
 
-// close is the coupling closure of seeds, sorted: the work is proportional
-// to the resources it reaches and the keys and shapes they hold.
+// close is the coupling closure of seeds through selected resources, of
+// every namespace, and returns the chosen ones among them, sorted: the work
+// is proportional to the resources it reaches and the keys and shapes they
+// hold.
 func (t *couplingTable) close(seeds map[model.ObjectRef]bool) []model.ObjectRef {
 	done := map[model.ObjectRef]bool{}
 	var queue []*watchResource
@@ -742,12 +754,11 @@ func (t *couplingTable) close(seeds map[model.ObjectRef]bool) []model.ObjectRef 
 			}
 		}
 	}
-	if len(done) == 0 {
-		return nil
-	}
-	out := make([]model.ObjectRef, 0, len(done))
+	var out []model.ObjectRef
 	for ref := range done {
-		out = append(out, ref)
+		if t.res[ref].chosen {
+			out = append(out, ref)
+		}
 	}
 	slices.SortFunc(out, compareRefs)
 	return out
@@ -792,6 +803,7 @@ func (w *watchIndex) couplings() map[model.ObjectRef]*watchResource {
 // URLs of its annotations (or, for an MCPServerEntry, its remote).
 func (c *config) addLocalCouplings(wr *watchResource, r *resource) {
 	wr.selected = wr.selected || r.selected
+	wr.chosen = c.chosenNamespace(r.ref.Namespace)
 	var names []string
 	if v, ok := r.meta.Annotations[AnnotationName]; ok {
 		names = append(names, v)
@@ -832,13 +844,14 @@ func ruleShapes(rule gwv1.HTTPRouteRule, hosts []string) []urlShape {
 }
 
 // indexAll lists every MCP resource copy of snap as a resource (selected
-// set as Discover sets it), duplicates included.
+// set as Discover sets it: by the label selector alone), duplicates
+// included.
 func indexAll(snap *Snapshot, cfg *config) []*resource {
 	var all []*resource
 	add := func(kind string, m *resource) {
 		m.ref.Kind = kind
 		m.ref.Namespace, m.ref.Name = m.meta.Namespace, m.meta.Name
-		m.selected = cfg.inNamespace(m.meta.Namespace) && cfg.selector.Matches(labels.Set(m.meta.Labels))
+		m.selected = cfg.selector.Matches(labels.Set(m.meta.Labels))
 		all = append(all, m)
 	}
 	for _, s := range snap.MCPServers {

@@ -177,6 +177,7 @@ func genChange(t *rapid.T, snap Snapshot) change {
 func TestPropertyAffectedByCoversChanges(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		snap, opts := genSnapshot(t), genOptions(t)
+		opts.Namespaces = genWatchNamespaces(t)
 		c := genChange(t, snap)
 		changed := changedResources(Discover(c.before, opts), Discover(c.after, opts))
 		view := c.before
@@ -193,6 +194,17 @@ func TestPropertyAffectedByCoversChanges(t *testing.T) {
 			t.Fatalf("result not sorted or not unique: %v", got)
 		}
 	})
+}
+
+// genWatchNamespaces draws Options.Namespaces for the watch properties:
+// mostly none, else one or two namespaces. A restricted result is the full
+// one restricted, so a change in another namespace may change it (a name or
+// a URL that namespace's resources claim too).
+func genWatchNamespaces(t *rapid.T) []string {
+	if rapid.IntRange(0, 2).Draw(t, "restricted") > 0 {
+		return nil
+	}
+	return rapid.SliceOfNDistinct(rapid.SampledFrom(propNamespaces), 1, 2, func(s string) string { return s }).Draw(t, "namespaces")
 }
 
 // TestAffectedByNothing: changes discovery does not read map to no
@@ -382,6 +394,38 @@ func TestAffectedByCouplings(t *testing.T) {
 	opts.Namespaces = []string{"production"}
 	if d := cmp.Diff(want[1:2], affectedByChange(t, snap, opts, snap.HTTPRoutes[0], nil)); d != "" {
 		t.Errorf("restricted to production (-want +got):\n%s", d)
+	}
+}
+
+// TestAffectedByOtherNamespace: a result restricted to Options.Namespaces
+// settles URLs as the full one does, so a resource of another namespace
+// that claims a chosen resource's URL maps to the chosen resource: creating
+// it takes the URL away, deleting it gives the URL back.
+func TestAffectedByOtherNamespace(t *testing.T) {
+	snap, opts := loadCase(t, filepath.Join("..", "testdata", "discovery", "example-route"))
+	opts.Namespaces = []string{"production"}
+	// claimant comes first (namespace "alpha" before "production"), so it
+	// keeps the URL the route gives my-mcp-server.
+	claimant := &model.MCPServer{ObjectMeta: metav1.ObjectMeta{Namespace: "alpha", Name: "claimant", Annotations: map[string]string{
+		AnnotationExport: "true", AnnotationURL: "https://mcp.example.com/servers/my-mcp-server",
+	}}}
+	with := snap
+	with.MCPServers = append(slices.Clip(snap.MCPServers), claimant)
+	mine := model.ObjectRef{Kind: model.KindMCPServer, Namespace: "production", Name: "my-mcp-server"}
+	if c := changedResources(Discover(snap, opts), Discover(with, opts)); !slices.Equal(c, []model.ObjectRef{mine}) {
+		t.Fatalf("creating %s/%s changed %v, want %v", claimant.Namespace, claimant.Name, c, mine)
+	}
+	for _, view := range []Snapshot{snap, with} {
+		if d := cmp.Diff([]model.ObjectRef{mine}, affectedByChange(t, view, opts, nil, claimant)); d != "" {
+			t.Errorf("AffectedBy(claimant) (-want +got):\n%s", d)
+		}
+	}
+	ix, err := NewIndex(opts, allObjects(with)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ix.AffectedByChange(claimant, nil); !slices.Equal(got, []model.ObjectRef{mine}) {
+		t.Errorf("Index.AffectedByChange(claimant, nil) = %v, want %v", got, mine)
 	}
 }
 

@@ -19,7 +19,8 @@ func runDiscover(e *env, args []string) int {
 		"       [--require-https] [--url-alone-exports] [--require-description]")
 	c.register(fs, true, nowLastUpdated)
 	var namespaces, endpointPaths stringList
-	fs.Var(&namespaces, "namespace", "only MCP resources in namespace `NS`; repeatable (default: all)")
+	fs.Var(&namespaces, "namespace", "print only the entries and diagnostics of namespace `NS`, with the names and URLs the\n"+
+		"full result gives them; repeatable (default: all)")
 	selector := fs.String("selector", "", "label selector `EXPR` for MCP resources, in Kubernetes syntax")
 	source := fs.String("source-registry", "", "registry `FILE` (any shape) whose entries discovered servers enrich")
 	naming := fs.String("naming", "toolhive-operator", "naming `SCHEME` of new entries: toolhive-operator or toolhive-registry-server")

@@ -1,0 +1,81 @@
+package discovery
+
+import (
+	"slices"
+
+	"github.com/mcpreg/mcpreg/model"
+)
+
+// A run with Options.Namespaces set is the full run restricted: every
+// stage works on all the resources the label selector matches, whatever
+// their namespace, so that names and remote URLs are settled as without
+// Namespaces, and only the result is restricted to the entries of the
+// chosen namespaces' resources and the diagnostics about their objects. A
+// namespace's registry is then a view of the full registry: the same server
+// never gets a different name or URL depending on who asks, which a
+// settlement among the chosen namespaces alone would give it whenever
+// another namespace claims the same name or URL.
+//
+// The one exception is an entry enriching a source-registry entry from
+// resources of chosen namespaces and of others (one catalog server
+// deployed in several namespaces): it is shown as built from the chosen
+// namespaces' resources alone (see draft.restrictedPart), so that no other
+// namespace's URLs or annotation values are published in a namespace's
+// registry, with the name and the URLs the full run settled on.
+
+// describeParts resolves the description and version of the parts of the
+// mixed drafts as describeDrafts does for whole drafts, and drops the parts
+// it drops. It returns the diagnostics about them.
+func describeParts(drafts []*draft, cfg *config) model.Diagnostics {
+	var ds model.Diagnostics
+	for _, d := range drafts {
+		if d.enrich == nil || d.enrich.part == nil {
+			continue
+		}
+		kept, dd := describeDrafts([]*draft{d.enrich.part}, cfg)
+		ds = append(ds, dd...)
+		if len(kept) == 0 {
+			d.enrich.part = nil
+		}
+	}
+	return ds
+}
+
+// restrict is what the result of a run restricted to Options.Namespaces
+// shows of draft d, whose name and remotes are settled: d itself when its
+// resources are in chosen namespaces, nil when they are not, and for a
+// mixed draft its part, with d's name and those of d's remotes that came
+// from the part's resources (nil when none did). The source entry's own
+// remotes are those d kept.
+func (c *config) restrict(d *draft) *draft {
+	if d.enrich == nil || !d.enrich.mixed {
+		if c.chosenNamespace(d.primary().ref.Namespace) {
+			return d
+		}
+		return nil
+	}
+	p := d.enrich.part
+	if p == nil {
+		return nil
+	}
+	p.name = d.name
+	p.remotes = nil
+	for _, r := range d.remotes {
+		if c.chosenNamespace(r.Resource.Namespace) {
+			p.remotes = append(p.remotes, r)
+		}
+	}
+	if len(p.remotes) == 0 {
+		return nil
+	}
+	p.enrich.remotes = d.enrich.remotes
+	return p
+}
+
+// restrictDiagnostics keeps, of a run's diagnostics, those about objects of
+// the chosen namespaces and those about no namespaced object (the options).
+func (c *config) restrictDiagnostics(ds model.Diagnostics) model.Diagnostics {
+	return slices.DeleteFunc(ds, func(d model.Diagnostic) bool {
+		return d.Object.Namespace != "" && !c.chosenNamespace(d.Object.Namespace)
+	})
+}
