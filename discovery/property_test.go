@@ -343,6 +343,7 @@ func mixedSourceResources(snap Snapshot, opts Options) map[model.ObjectRef]bool 
 	for _, r := range ix.all {
 		if src, _ := cfg.source.match(r); src != nil && r.selected {
 			meta, _ := readMetadata(r)
+			keepSourceMetadata(r, &meta, src) // an enriching resource's registry-name does not count
 			k := key{src.Name(), meta.name}
 			groups[k] = append(groups[k], r)
 		}

@@ -207,8 +207,11 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 }
 
 // dedupeRemoteURLs drops, in merge order, each server with a remote URL an
-// earlier server already uses: ToolHive's registry server rejects a document
-// where two servers share one.
+// earlier server of another name already uses: the upstream registry refuses
+// a URL two servers claim. Copies of one server are exempt: versions of it
+// (StrategyVersions), and the copies several ConfigMaps define, which the
+// prefix strategy keeps each under its ConfigMap's name and which describe one
+// deployment when they share a URL.
 func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 	var owner map[string]*entry
 	out := kept[:0:0]
@@ -227,8 +230,9 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 		var clash *entry
 		var url string
 		for _, u := range e.urls {
-			// Versions of one server (StrategyVersions) may share a URL.
-			if o, taken := owner[u]; taken && o != e && o.out.Name() != e.out.Name() {
+			// Copies of one server (versions, or prefixed copies) may share
+			// a URL.
+			if o, taken := owner[u]; taken && o != e && o.orig != e.orig {
 				clash, url = o, u
 				break
 			}

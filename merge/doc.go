@@ -66,9 +66,10 @@
 //     per conflicting name; StrategyVersions keeps copies that differ in
 //     version as versions of one server and settles copies of one version as
 //     StrategyPriority does.
-//  4. Remote URLs: the upstream registry rejects a document where two servers
-//     share a remote URL, so a server whose remote URL an earlier server in
-//     merge order already uses is dropped (DuplicateRemoteURL).
+//  4. Remote URLs: the official MCP registry refuses a URL two servers claim,
+//     so a server whose remote URL an earlier server of another name in merge
+//     order already uses is dropped (DuplicateRemoteURL). Copies of one name
+//     (the prefixed copies several ConfigMaps define, versions) may share one.
 //  5. Filter, on the final names (so "team-a/*" matches prefixed names); the
 //     removed names are listed in Result.Filtered. A bad pattern is an
 //     InvalidFilter error and no registry. It runs after the remote URLs are

@@ -703,8 +703,10 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 				continue
 			}
 			if other, dup := urls[rm.URL]; dup && other != s.Name() {
-				ds = append(ds, Errorf(ReasonDuplicateRemoteURL, obj, fmt.Sprintf("%s.remotes[%d].url", field, k),
-					"server %q: remote URL %s is already used by server %q", s.Name(), QuoteURL(rm.URL), other))
+				// ToolHive's validator and registry server accept it; the
+				// official registry refuses a URL two servers claim.
+				ds = append(ds, Warningf(ReasonDuplicateRemoteURL, obj, fmt.Sprintf("%s.remotes[%d].url", field, k),
+					"server %q: remote URL %s is already used by server %q; the official MCP registry would refuse one of them", s.Name(), QuoteURL(rm.URL), other))
 			} else if !dup {
 				urls[rm.URL] = s.Name()
 			}
