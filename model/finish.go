@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -101,6 +102,9 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 		}
 		v = validator{server: s, obj: obj, prefix: fieldPrefix}
 		v.entry()
+	}
+	if v.ds.HasErrors() {
+		ds = append(ds, defaultStatus(s, &v, obj, fieldPrefix)...)
 	}
 	var problems []string
 	for _, d := range v.ds {
@@ -363,4 +367,106 @@ func hex4(raw []byte, i int) (rune, bool) {
 		}
 	}
 	return r, true
+}
+
+// defaultStatus settles an entry the checks refuse (v, with their verdict)
+// whose only fault is ToolHive extensions without a status: ToolHive's
+// schema requires one and declares its default, "active" (which ToolHive's
+// converter writes too), so the default is written, with a warning for each,
+// and v holds the verdict on the entry so completed. An entry with other
+// faults is left as it was, to be skipped for all of them.
+func defaultStatus(s *Server, v *validator, obj ObjectRef, fieldPrefix string) Diagnostics {
+	orig, _ := s.Get(KeyMeta)
+	keys := addMissingStatus(s)
+	if len(keys) == 0 {
+		return nil
+	}
+	again := validator{server: s, obj: obj, prefix: fieldPrefix}
+	again.entry()
+	if again.ds.HasErrors() {
+		s.Set(KeyMeta, orig)
+		return nil
+	}
+	*v = again
+	return statusWarnings(s, obj, fieldPrefix, keys)
+}
+
+// statusWarnings are the warnings of defaultStatus for the extension keys.
+func statusWarnings(s *Server, obj ObjectRef, fieldPrefix string, keys []string) Diagnostics {
+	var ds Diagnostics
+	for _, k := range keys {
+		ds = append(ds, Warningf(ReasonInvalidEntry, obj, joinField(fieldPrefix, KeyMeta+"["+PublisherProvidedKey+"]["+ToolHivePublisher+"]["+k+"].status"),
+			"server %q: extension %q has no status; \"active\", the default of ToolHive's schema, written", s.Name(), k))
+	}
+	return ds
+}
+
+// addMissingStatus writes "status":"active" first in each object of s's
+// ToolHive publisher extensions (_meta[PublisherProvidedKey][ToolHivePublisher][key])
+// that has no status, and returns the keys of those objects, sorted. Members
+// and their bytes are otherwise kept as written. It returns nil when there is
+// nothing to add or the members are not objects (the checks say what is
+// wrong with them).
+func addMissingStatus(s *Server) []string {
+	meta, ok := s.Get(KeyMeta)
+	if !ok {
+		return nil
+	}
+	var added []string
+	fixed := rewriteMembers(meta, PublisherProvidedKey, func(_ string, pp []byte) []byte {
+		return rewriteMembers(pp, ToolHivePublisher, func(_ string, th []byte) []byte {
+			return rewriteMembers(th, "", func(key string, ext []byte) []byte {
+				inner, err := jsonx.Members(ext)
+				if err != nil || slices.ContainsFunc(inner, func(m jsonx.Member) bool { return m.Key == "status" }) {
+					return ext
+				}
+				added = append(added, key)
+				body := bytes.TrimSpace(ext) // an object: Members read it
+				out := []byte(`{"status":"active"`)
+				if len(inner) > 0 {
+					out = append(out, ',')
+				}
+				return append(out, body[1:]...)
+			})
+		})
+	})
+	if len(added) == 0 {
+		return nil
+	}
+	s.Set(KeyMeta, fixed)
+	slices.Sort(added)
+	return slices.Compact(added)
+}
+
+// rewriteMembers returns the object raw with the value of each member named
+// key (every member when key is "") replaced by fn's answer, or raw itself
+// when raw is no object or fn changes nothing. Other members keep their bytes
+// and order.
+func rewriteMembers(raw []byte, key string, fn func(key string, value []byte) []byte) []byte {
+	ms, err := jsonx.Members(raw)
+	if err != nil {
+		return raw
+	}
+	changed := false
+	for i := range ms {
+		if key != "" && ms[i].Key != key {
+			continue
+		}
+		if v := fn(ms[i].Key, ms[i].Value); !bytes.Equal(v, ms[i].Value) {
+			ms[i].Value, changed = v, true
+		}
+	}
+	if !changed {
+		return raw
+	}
+	out := []byte{'{'}
+	for i, m := range ms {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = jsonx.AppendQuote(out, m.Key)
+		out = append(out, ':')
+		out = append(out, bytes.TrimSpace(m.Value)...)
+	}
+	return append(out, '}')
 }

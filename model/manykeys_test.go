@@ -92,13 +92,13 @@ func TestLongObjectsFindEveryRepeat(t *testing.T) {
 			if ds := normalizeDoc(t, longListEntry([]string{`"a1"`}, extra)); len(ds) != 0 {
 				t.Fatalf("%d distinct keys: diagnostics %v", n, ds)
 			}
-			// The first key given again, last, without a status: the member
-			// checked is that one.
-			extra += `,"https://acme.example.com/0":{"tier":"Official"}`
+			// The first key given again, last, with a tier ToolHive does not
+			// have: the member checked is that one.
+			extra += `,"https://acme.example.com/0":{"status":"active","tier":"Gold"}`
 			ds := normalizeDoc(t, longListEntry([]string{`"a1"`}, extra))
 			if len(ds) != 1 || ds[0].Reason != ReasonInvalidEntry ||
-				!strings.Contains(ds[0].Message, `[https://acme.example.com/0].status is required`) {
-				t.Fatalf("diagnostics %v, want one InvalidEntry for the missing status of the repeated key's last member", ds)
+				!strings.Contains(ds[0].Message, `[https://acme.example.com/0].tier is "Gold"`) {
+				t.Fatalf("diagnostics %v, want one InvalidEntry for the bad tier of the repeated key's last member", ds)
 			}
 		})
 	}

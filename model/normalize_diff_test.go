@@ -48,8 +48,22 @@ func normalizeSimple(s *Server, obj ObjectRef, fieldPrefix string, opts Normaliz
 	if !remoteURLsPlain(s) {
 		ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
 	}
+	checked := ValidateServer(s, obj, fieldPrefix)
+	if checked.HasErrors() {
+		// Extensions without a status get the default when nothing else
+		// is wrong.
+		orig, _ := s.Get(KeyMeta)
+		if keys := addMissingStatus(s); len(keys) > 0 {
+			if again := ValidateServer(s, obj, fieldPrefix); !again.HasErrors() {
+				checked = again
+				ds = append(ds, statusWarnings(s, obj, fieldPrefix, keys)...)
+			} else {
+				s.Set(KeyMeta, orig)
+			}
+		}
+	}
 	var problems []string
-	for _, d := range ValidateServer(s, obj, fieldPrefix) {
+	for _, d := range checked {
 		switch d.Severity {
 		case SeverityError:
 			problems = append(problems, strings.TrimPrefix(d.Message, string(Sprintf("server %q: ", s.Name()))))
