@@ -511,3 +511,73 @@ func schemeRelative(s string) bool {
 func urlIgnored(c byte) bool {
 	return c == '\t' || c == '\n' || c == '\r'
 }
+
+// checkRemoteURL is CheckURL's verdict on the URL of a remote in registry
+// data, which the upstream server schema makes a template: "{name}" stands
+// for a value of the remote's variables. Each such expression is checked as
+// a placeholder a value could be ("1" where a port goes, else "x"), so that
+// https://{tenant}.example.com/mcp passes while user information, a fragment
+// or a scheme other than http and https still fail. Error messages quote the
+// URL as written.
+func checkRemoteURL(raw string) error {
+	if strings.IndexByte(raw, '{') < 0 {
+		_, _, err := CheckURL(raw)
+		return err
+	}
+	filled, ok := fillTemplate(raw)
+	if !ok {
+		_, _, err := CheckURL(raw)
+		return err
+	}
+	if _, _, err := CheckURL(filled); err != nil {
+		return fmt.Errorf("URL template %s: with each {variable} as a value, %w", QuoteURL(raw), err)
+	}
+	return nil
+}
+
+// fillTemplate replaces each "{name}" of a URL template (name: letters,
+// digits, '_', '-', '.') with a placeholder value: "1" right after the ':'
+// of the authority's port, else "x". ok is false when a brace does not open
+// or close such an expression.
+func fillTemplate(raw string) (string, bool) {
+	authorityEnd := len(raw)
+	if i := strings.Index(raw, "://"); i >= 0 {
+		if j := strings.IndexAny(raw[i+3:], "/?#"); j >= 0 {
+			authorityEnd = i + 3 + j
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(raw))
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '{':
+			end := strings.IndexByte(raw[i+1:], '}')
+			if end <= 0 || !isTemplateName(raw[i+1:i+1+end]) {
+				return "", false
+			}
+			// The scheme's ':' is followed by "//", never by '{'.
+			if i > 0 && raw[i-1] == ':' && i < authorityEnd {
+				b.WriteByte('1')
+			} else {
+				b.WriteByte('x')
+			}
+			i += end + 1
+		case '}':
+			return "", false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), true
+}
+
+// isTemplateName reports whether s names a template variable.
+func isTemplateName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,38 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckRemoteURL: a remote URL is a template; its {variables} are
+// checked as values a variable could take, and everything else as CheckURL
+// checks a URL.
+func TestCheckRemoteURL(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want string // "" accepts; else a part of the error
+	}{
+		{"https://api.example.com/mcp", ""},
+		{"https://{tenant}.example.com/mcp", ""},
+		{"https://{host}/sse", ""},
+		{"https://api.example.com:{port}/mcp", ""},
+		{"https://api.example.com/{region}/mcp?key={key}", ""},
+		{"http://{tenant}.internal:8080/", ""},
+		{"https://{user}:{password}@api.example.com/mcp", "user information"},
+		{"ftp://{host}/x", "scheme"},
+		{"https://{tenant}.example.com/mcp#{frag}", "fragment"},
+		{"https://{ten ant}.example.com/", "'{'"},
+		{"https://{tenant.example.com/", "'{'"},
+		{"https://}x{.example.com/", "'}'"},
+		{"https://{}.example.com/", "'{'"},
+	} {
+		err := checkRemoteURL(tc.url)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want accepted", tc.url, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want an error about %s", tc.url, err, tc.want)
+		}
+	}
+}
