@@ -167,13 +167,16 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		FieldPrefix:      p.field,
 	})
 	for _, d := range pds {
-		switch d.Reason {
-		case model.ReasonInvalidJSON, model.ReasonUnknownFormat:
+		switch {
+		case d.Severity == model.SeverityInfo:
+			// Something read anyway: an upstream document under format
+			// "toolhive", a tier written in another case.
+		case d.Reason == model.ReasonInvalidJSON, d.Reason == model.ReasonUnknownFormat:
 			// A merge goes on without this ConfigMap: a warning, not an error.
 			d.Severity = model.SeverityWarning
 			d.Message = "ConfigMap skipped: " + d.Message
 			p.failure = d.Reason
-		case model.ReasonInvalidEntry, model.ReasonInvalidURL:
+		case d.Reason == model.ReasonInvalidEntry, d.Reason == model.ReasonInvalidURL:
 			// Both drop one entry each: Parse reports a legacy or list
 			// entry whose URL the URL policy refuses as InvalidURL, not
 			// InvalidEntry, and the ConfigMap has lost it all the same.

@@ -555,8 +555,10 @@ func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 // noteTier reports a tier fixTier respelled, for the server s converted from
 // field.
 func (c *legacyCollector) noteTier(s *Server, was, field string) {
-	if was != "" && c.lim.ok(ReasonInvalidEntry, SeverityWarning) {
-		c.ds = append(c.ds, Warningf(ReasonInvalidEntry, c.opts.Source, c.opts.field(field+".tier"),
+	if was != "" && c.lim.ok(ReasonInvalidEntry, SeverityInfo) {
+		// An Info: nothing is lost, and ToolHive's schemas get the spelling
+		// they require.
+		c.ds = append(c.ds, Infof(ReasonInvalidEntry, c.opts.Source, c.opts.field(field+".tier"),
 			"server %q: tier %q written as %q, as ToolHive's schemas spell it", s.Name(), was, canonicalTier(was)))
 	}
 }

@@ -36,7 +36,9 @@ const (
 	// FormatUpstream is strict: only the upstream shape is read.
 	FormatUpstream Format = "upstream"
 	// FormatToolHive reads either ToolHive shape, the legacy maps or the
-	// list shorthand, as MCPRegistry's format "toolhive" (its default) means.
+	// list shorthand, as MCPRegistry's format "toolhive" (its default) means;
+	// an upstream document is read too, with an Info (UnknownFormat): the
+	// CRD's default asks for "toolhive" whatever the data.
 	FormatToolHive Format = "toolhive"
 	// FormatList reads the list shorthand only.
 	FormatList Format = "list"
@@ -486,6 +488,14 @@ func parse(data []byte, opts ParseOptions, lean bool) (*Registry, Diagnostics) {
 		// registry JSON"). "toolhive" is the CRD's default, so an
 		// MCPRegistry read back from the API server always asks for it.
 		format = FormatList
+	} else if format == FormatToolHive && derr == nil && detected == FormatUpstream {
+		// Only "upstream" is strict. "toolhive" is the CRD's default, so an
+		// MCPRegistry read back from the API server asks for it even when
+		// its author never chose a format, while the data is upstream (as
+		// every document mcpreg writes is): refusing it would merge nothing.
+		ds = append(ds, Infof(ReasonUnknownFormat, opts.Source, opts.field(""),
+			"format %q (%s) was requested and the data is an upstream document; read as upstream", format, askedShape(format)))
+		format = FormatUpstream
 	} else if derr != nil || detected != format {
 		what := "no known shape"
 		if derr == nil {

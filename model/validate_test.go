@@ -417,9 +417,12 @@ func TestParseFormatOverride(t *testing.T) {
 	if reg, ds := model.Parse(legacy, model.ParseOptions{Format: model.FormatToolHive}); reg == nil || len(ds) != 0 {
 		t.Errorf("toolhive override on legacy data: reg=%v ds=%v", reg, ds)
 	}
-	upstream := []byte(`{"data":{"servers":[]}}`)
-	if reg, ds := model.Parse(upstream, model.ParseOptions{Format: model.FormatToolHive}); reg != nil || len(ds) != 1 ||
-		!strings.Contains(ds[0].Message, "upstream shape") || !strings.Contains(ds[0].Message, "either ToolHive shape") {
+	// Only "upstream" is strict: "toolhive", the CRD's default, reads an
+	// upstream document too, and says so in an Info.
+	upstream := []byte(`{"data":{"servers":[{"name":"com.example/u","description":"d","version":"1.0.0"}]}}`)
+	if reg, ds := model.Parse(upstream, model.ParseOptions{Format: model.FormatToolHive}); reg == nil || len(reg.Servers) != 1 ||
+		reg.Servers[0].Name() != "com.example/u" || len(ds) != 1 || ds[0].Reason != model.ReasonUnknownFormat ||
+		ds[0].Severity != model.SeverityInfo || !strings.Contains(ds[0].Message, "read as upstream") {
 		t.Errorf("toolhive override on upstream data: reg=%v ds=%v", reg, ds)
 	}
 	reg, ds = model.Parse(list, model.ParseOptions{Format: model.FormatList, DefaultNamespace: "com.example"})
