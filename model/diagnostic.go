@@ -258,12 +258,12 @@ type Diagnostic struct {
 	Omitted int `json:"omitted,omitempty"`
 }
 
-// MaxPerObjectReason is how many diagnostics of one reason about one object
-// a sorted list keeps. The rest are replaced by one summary of that reason
-// and object, with the most severe severity among them, no field, and their
-// number in Omitted: a ConfigMap of 200,000 null entries gives 10 diagnostics
-// and a summary, not 200,000 lines, and the count of what was dropped is
-// still exact.
+// MaxPerObjectReason is how many diagnostics of one reason and severity
+// about one object a sorted list keeps. The rest are replaced by one summary
+// of that reason, severity and object, with no field and their number in
+// Omitted: a ConfigMap of 200,000 null entries gives 10 diagnostics and a
+// summary, not 200,000 lines, and the count of what was dropped is still
+// exact (Infos, which drop nothing, are counted apart).
 const MaxPerObjectReason = 10
 
 // Count is the number of diagnostics d stands for: Omitted for a summary,
@@ -327,13 +327,19 @@ func (ds *Diagnostics) Sort() {
 	ds.capPerObjectReason()
 }
 
+// objectReason is the group a diagnostic is capped in: its object, reason
+// and severity. Severity is part of it so that Infos (a value respelled, say)
+// never stand in a summary for, or count as, Warnings of the same reason
+// (entries dropped).
 type objectReason struct {
-	object ObjectRef
-	reason Reason
+	object   ObjectRef
+	reason   Reason
+	severity Severity
 }
 
 // capPerObjectReason replaces, in a sorted list, the diagnostics of each
-// (object, reason) after the first MaxPerObjectReason by one summary.
+// (object, reason, severity) after the first MaxPerObjectReason by one
+// summary.
 // Summaries already in the list are folded into the new one, so sorting a
 // capped list again changes nothing.
 func (ds *Diagnostics) capPerObjectReason() {
@@ -348,7 +354,7 @@ func (ds *Diagnostics) capPerObjectReason() {
 		if seen == nil {
 			seen = map[objectReason]int{}
 		}
-		k := objectReason{d.Object, d.Reason}
+		k := objectReason{d.Object, d.Reason, d.Severity}
 		seen[k]++
 		if seen[k] > MaxPerObjectReason {
 			over = true
@@ -361,16 +367,15 @@ func (ds *Diagnostics) capPerObjectReason() {
 	// One pass: count what each group keeps and what it leaves out.
 	type group struct {
 		kept, omitted int
-		severity      Severity
 	}
 	groups := map[objectReason]*group{}
 	var order []objectReason
 	out := list[:0:0]
 	for _, d := range list {
-		k := objectReason{d.Object, d.Reason}
+		k := objectReason{d.Object, d.Reason, d.Severity}
 		g := groups[k]
 		if g == nil {
-			g = &group{severity: SeverityInfo + 1}
+			g = &group{}
 			groups[k] = g
 			order = append(order, k)
 		}
@@ -380,58 +385,64 @@ func (ds *Diagnostics) capPerObjectReason() {
 			continue
 		}
 		g.omitted += d.Count()
-		g.severity = min(g.severity, d.Severity)
 	}
 	for _, k := range order {
 		if g := groups[k]; g.omitted > 0 {
-			out = append(out, summaryDiagnostic(k, g.severity, g.omitted))
+			out = append(out, summaryDiagnostic(k, g.omitted))
 		}
 	}
 	slices.SortFunc(out, Diagnostic.Compare)
 	*ds = out
 }
 
-// limiter formats at most MaxPerObjectReason diagnostics of each reason about
-// the one object a parse reports on and only counts the rest: Sort would cap
-// the list anyway, but a document of 200,000 null entries would first cost
-// 200,000 formatted messages and their sort.
+// limiter formats at most MaxPerObjectReason diagnostics of each reason and
+// severity about the one object a parse reports on and only counts the rest:
+// Sort would cap the list anyway, but a document of 200,000 null entries
+// would first cost 200,000 formatted messages and their sort.
 type limiter struct {
-	counts   map[Reason]int
-	severity map[Reason]Severity
+	counts map[reasonSeverity]int
 }
 
-// ok counts a diagnostic of reason r and reports whether to build it.
+// reasonSeverity is what limiter counts by.
+type reasonSeverity struct {
+	reason   Reason
+	severity Severity
+}
+
+// ok counts a diagnostic of reason r and severity sev and reports whether to
+// build it.
 func (l *limiter) ok(r Reason, sev Severity) bool {
 	if l.counts == nil {
-		l.counts, l.severity = map[Reason]int{}, map[Reason]Severity{}
+		l.counts = map[reasonSeverity]int{}
 	}
-	l.counts[r]++
-	if l.counts[r] <= MaxPerObjectReason {
-		return true
-	}
-	if cur, seen := l.severity[r]; !seen || sev < cur {
-		l.severity[r] = sev
-	}
-	return false
+	k := reasonSeverity{r, sev}
+	l.counts[k]++
+	return l.counts[k] <= MaxPerObjectReason
 }
 
-// flush appends a summary about obj for each reason over the limit.
+// flush appends a summary about obj for each reason and severity over the
+// limit.
 func (l *limiter) flush(ds Diagnostics, obj ObjectRef) Diagnostics {
-	reasons := make([]Reason, 0, len(l.severity))
-	for r := range l.severity {
-		reasons = append(reasons, r)
+	over := make([]reasonSeverity, 0, len(l.counts))
+	for k, n := range l.counts {
+		if n > MaxPerObjectReason {
+			over = append(over, k)
+		}
 	}
-	slices.Sort(reasons)
-	for _, r := range reasons {
-		ds = append(ds, summaryDiagnostic(objectReason{obj, r}, l.severity[r], l.counts[r]-MaxPerObjectReason))
+	slices.SortFunc(over, func(a, b reasonSeverity) int {
+		return cmp.Or(cmp.Compare(a.reason, b.reason), cmp.Compare(a.severity, b.severity))
+	})
+	for _, k := range over {
+		ds = append(ds, summaryDiagnostic(objectReason{obj, k.reason, k.severity}, l.counts[k]-MaxPerObjectReason))
 	}
 	return ds
 }
 
-// summaryDiagnostic stands for n diagnostics of one reason about one object.
-func summaryDiagnostic(k objectReason, sev Severity, n int) Diagnostic {
+// summaryDiagnostic stands for n diagnostics of one reason and severity about
+// one object.
+func summaryDiagnostic(k objectReason, n int) Diagnostic {
 	return Diagnostic{
-		Severity: sev, Reason: k.reason, Object: k.object, Omitted: n,
+		Severity: k.severity, Reason: k.reason, Object: k.object, Omitted: n,
 		Message: fmt.Sprintf("%d more %s diagnostics about this object are not listed (at most %d are)", n, k.reason, MaxPerObjectReason),
 	}
 }
