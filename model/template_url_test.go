@@ -26,6 +26,12 @@ func TestCheckRemoteURL(t *testing.T) {
 		{"https://{tenant.example.com/", "'{'"},
 		{"https://}x{.example.com/", "'}'"},
 		{"https://{}.example.com/", "'{'"},
+		// A variable cannot complete a host or a port the policy refuses.
+		{"https://0x7f.0.0.{n}/mcp", "IPv4"},
+		{"https://127.1.{n}/mcp", "IPv4"},
+		{"https://h.example.com:{p}0000/mcp", "whole port"},
+		{"https://h.example.com:8{p}/mcp", "whole port"},
+		{"https://{a}{b}.example.com/mcp", ""},
 	} {
 		err := checkRemoteURL(tc.url)
 		switch {

@@ -514,61 +514,90 @@ func urlIgnored(c byte) bool {
 
 // checkRemoteURL is CheckURL's verdict on the URL of a remote in registry
 // data, which the upstream server schema makes a template: "{name}" stands
-// for a value of the remote's variables. Each such expression is checked as
-// a placeholder a value could be ("1" where a port goes, else "x"), so that
-// https://{tenant}.example.com/mcp passes while user information, a fragment
-// or a scheme other than http and https still fail. Error messages quote the
-// URL as written.
+// for a value of the remote's variables. The template passes when its
+// fillings with placeholders pass: a name ("x") in each expression, and
+// also a number ("1") unless the host is made of expressions alone, so that
+// a variable cannot complete a host the policy refuses (https://127.1.{n}/
+// is an IPv4 address once n is a number). An expression in the port must be
+// the whole port. https://{tenant}.example.com/mcp passes; user
+// information, a fragment or a scheme other than http and https still fail.
+// Error messages quote the URL as written.
 func checkRemoteURL(raw string) error {
 	if strings.IndexByte(raw, '{') < 0 {
 		_, _, err := CheckURL(raw)
 		return err
 	}
-	filled, ok := fillTemplate(raw)
-	if !ok {
-		_, _, err := CheckURL(raw)
-		return err
-	}
-	if _, _, err := CheckURL(filled); err != nil {
-		return fmt.Errorf("URL template %s: with each {variable} as a value, %w", QuoteURL(raw), err)
+	for _, fill := range []string{"x", "1"} {
+		filled, hostOnlyVars, err := fillTemplate(raw, fill)
+		if err != nil {
+			if _, _, cerr := CheckURL(raw); cerr != nil && !strings.Contains(cerr.Error(), "'{'") && !strings.Contains(cerr.Error(), "'}'") {
+				return cerr // something no value could mend (user information, ...)
+			}
+			return fmt.Errorf("URL template %s: %w", QuoteURL(raw), err)
+		}
+		if fill == "1" && hostOnlyVars {
+			break
+		}
+		if _, _, err := CheckURL(filled); err != nil {
+			return fmt.Errorf("URL template %s: with each {variable} as %q, %w", QuoteURL(raw), fill, err)
+		}
 	}
 	return nil
 }
 
 // fillTemplate replaces each "{name}" of a URL template (name: letters,
-// digits, '_', '-', '.') with a placeholder value: "1" right after the ':'
-// of the authority's port, else "x". ok is false when a brace does not open
-// or close such an expression.
-func fillTemplate(raw string) (string, bool) {
-	authorityEnd := len(raw)
+// digits, '_', '-', '.') with fill, or with "1" where it is the whole port of
+// the authority. hostOnlyVars reports a host made of expressions and dots
+// alone. It fails when a brace does not open or close such an expression, or
+// an expression is only part of the port.
+func fillTemplate(raw, fill string) (filled string, hostOnlyVars bool, err error) {
+	hostStart, hostEnd, authorityEnd := -1, -1, len(raw)
 	if i := strings.Index(raw, "://"); i >= 0 {
 		if j := strings.IndexAny(raw[i+3:], "/?#"); j >= 0 {
 			authorityEnd = i + 3 + j
 		}
+		hostStart = i + 3
+		if at := strings.LastIndexByte(raw[hostStart:authorityEnd], '@'); at >= 0 {
+			hostStart += at + 1
+		}
+		hostEnd = authorityEnd
+		if c := strings.LastIndexByte(raw[hostStart:authorityEnd], ':'); c >= 0 && !strings.Contains(raw[hostStart+c:authorityEnd], "]") {
+			hostEnd = hostStart + c
+		}
 	}
 	var b strings.Builder
 	b.Grow(len(raw))
+	hostOnlyVars = hostStart >= 0 && hostEnd > hostStart
 	for i := 0; i < len(raw); i++ {
-		switch c := raw[i]; c {
+		c := raw[i]
+		inHost := i >= hostStart && i < hostEnd
+		switch c {
 		case '{':
 			end := strings.IndexByte(raw[i+1:], '}')
 			if end <= 0 || !isTemplateName(raw[i+1:i+1+end]) {
-				return "", false
+				return "", false, fmt.Errorf("'{' at byte %d opens no {variable} (letters, digits, '_', '-', '.')", i)
 			}
-			// The scheme's ':' is followed by "//", never by '{'.
-			if i > 0 && raw[i-1] == ':' && i < authorityEnd {
+			next := i + end + 2 // after '}'
+			if i >= hostEnd && i < authorityEnd && hostStart >= 0 {
+				// In the port: only as the whole of it.
+				if raw[i-1] != ':' || next != authorityEnd {
+					return "", false, errors.New("a {variable} in the port must be the whole port")
+				}
 				b.WriteByte('1')
 			} else {
-				b.WriteByte('x')
+				b.WriteString(fill)
 			}
-			i += end + 1
+			i = next - 1
 		case '}':
-			return "", false
+			return "", false, fmt.Errorf("'}' at byte %d closes no {variable}", i)
 		default:
+			if inHost && c != '.' {
+				hostOnlyVars = false
+			}
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), true
+	return b.String(), hostOnlyVars, nil
 }
 
 // isTemplateName reports whether s names a template variable.
