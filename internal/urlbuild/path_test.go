@@ -258,3 +258,16 @@ func TestBackendPath(t *testing.T) {
 		}
 	}
 }
+
+// TestIsWellKnownParts: head+tail is /.well-known or under it, however the
+// path is split.
+func TestIsWellKnownParts(t *testing.T) {
+	for _, p := range []string{"/.well-known", "/.well-known/", "/.well-known/oauth-protected-resource/mcp", "/", "/mcp", "/.well-knownx", "/.well", "/x/.well-known/a", ""} {
+		want := p == "/.well-known" || strings.HasPrefix(p, "/.well-known/")
+		for i := 0; i <= len(p); i++ {
+			if got := isWellKnownParts(p[:i], p[i:]); got != want {
+				t.Errorf("isWellKnownParts(%q, %q) = %v, want %v", p[:i], p[i:], got, want)
+			}
+		}
+	}
+}

@@ -173,9 +173,10 @@ func prepareSplit(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) (RuleP
 		return RulePrep{}, false
 	}
 	head, tailAt, err := externalPathSplit(opts.EndpointPath, matches[0].Path, rewrite)
-	if err != nil || tailAt == len(opts.EndpointPath) {
+	if err != nil || tailAt == len(opts.EndpointPath) || isWellKnownParts(head, opts.EndpointPath[tailAt:]) {
 		// An error is a diagnostic, and a path in one piece is the usual
-		// one: both are left to appendRulePaths.
+		// one: both are left to appendRulePaths, as is a well-known path,
+		// which gives no URL.
 		return RulePrep{}, false
 	}
 	match := int32(0)
@@ -354,14 +355,15 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 				// is the base path, or the controller would reject the rule.
 				_, err = Rewrite(p, m.Path, rewrite)
 			}
-			if err == nil && isWellKnown(p) {
-				// ToolHive's own guide routes /mcp and OAuth discovery
-				// (/.well-known/oauth-protected-resource) in one rule: the
-				// second is metadata, not a server to publish.
-				err = fmt.Errorf("path %q is under /.well-known/, where metadata lives (RFC 8615: OAuth protected-resource metadata, RFC 9728, and the like), not an MCP endpoint", p)
-			}
 		} else {
 			p, err = ExternalPath(opts.EndpointPath, m.Path, rewrite)
+		}
+		if err == nil && isWellKnown(p) {
+			// ToolHive's own guide routes /mcp and OAuth discovery
+			// (/.well-known/oauth-protected-resource) in one rule: the
+			// second is metadata, not a server to publish, whether its
+			// path is the URL or leads to the endpoint path.
+			err = fmt.Errorf("path %q is under /.well-known/, where metadata lives (RFC 8615: OAuth protected-resource metadata, RFC 9728, and the like), not an MCP endpoint", p)
 		}
 		if err != nil {
 			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%v", err))
@@ -468,7 +470,24 @@ func (s *filterScan) fail(d model.Diagnostic) { s.failed, s.diag = true, d }
 // isWellKnown reports whether path p is /.well-known or under it: the
 // well-known URIs of RFC 8615, which name metadata about a host or resource,
 // never an MCP endpoint.
-func isWellKnown(p string) bool {
+func isWellKnown(p string) bool { return isWellKnownParts(p, "") }
+
+// isWellKnownParts is isWellKnown of head+tail, without joining them.
+func isWellKnownParts(head, tail string) bool {
 	const wk = "/.well-known"
-	return p == wk || strings.HasPrefix(p, wk+"/")
+	n := min(len(head), len(wk))
+	if head[:n] != wk[:n] {
+		return false
+	}
+	rest := tail
+	if len(head) > len(wk) {
+		rest = head[len(wk):] + tail // rare: the head is already under it
+	} else if len(head) < len(wk) {
+		need := wk[len(head):]
+		if !strings.HasPrefix(tail, need) {
+			return false
+		}
+		rest = tail[len(need):]
+	}
+	return rest == "" || rest[0] == '/'
 }
