@@ -395,6 +395,9 @@ func defaultStatus(s *Server, v *validator, obj ObjectRef, fieldPrefix string) D
 func statusWarnings(s *Server, obj ObjectRef, fieldPrefix string, keys []string) Diagnostics {
 	var ds Diagnostics
 	for _, k := range keys {
+		// The key is a remote URL by ToolHive's convention: its user
+		// information, if any, is not repeated.
+		k = MaskURL(k)
 		ds = append(ds, Warningf(ReasonInvalidEntry, obj, joinField(fieldPrefix, KeyMeta+"["+PublisherProvidedKey+"]["+ToolHivePublisher+"]["+k+"].status"),
 			"server %q: extension %q has no status; \"active\", the default of ToolHive's schema, written", s.Name(), k))
 	}

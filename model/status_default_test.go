@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +43,14 @@ func TestAddMissingStatus(t *testing.T) {
 				t.Errorf("_meta\n%s\nwant\n%s", got, want)
 			}
 		})
+	}
+}
+
+// TestStatusWarningsMaskKeys: the warning of a default status names the
+// extension's key, a URL by convention, without its user information.
+func TestStatusWarningsMaskKeys(t *testing.T) {
+	ds := statusWarnings(&Server{}, ObjectRef{Kind: "File", Name: "f"}, "data.servers[0]", []string{"https://u:s3cret@a.example.com/mcp"})
+	if len(ds) != 1 || strings.Contains(ds[0].Field, "s3cret") || strings.Contains(ds[0].Message, "s3cret") {
+		t.Fatalf("diagnostics %v repeat the password", ds)
 	}
 }
