@@ -98,7 +98,10 @@ func Discover(snap Snapshot, opts Options) Result {
 		if cfg.namespaces != nil {
 			// Names and URLs are settled: the result shows the chosen
 			// namespaces' part of it (restrict.go).
-			if dr = cfg.restrict(dr); dr == nil {
+			var rd model.Diagnostics
+			dr, rd = cfg.restrict(dr)
+			ds = append(ds, rd...)
+			if dr == nil {
 				continue
 			}
 		}

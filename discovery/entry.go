@@ -61,6 +61,11 @@ type enrichment struct {
 	// diagnostics of absorb, held until it is known whether the entry is
 	// mixed.
 	diags model.Diagnostics
+	// settled are the diagnostics that settling names and URLs addressed to
+	// the entry as a whole, about its primary resource (a rename, a source
+	// remote lost): a mixed entry's part, whose primary may be another
+	// resource, is told them too (see config.restrict).
+	settled model.Diagnostics
 }
 
 // source is the source-registry entry enriched, nil for a new entry.
@@ -441,6 +446,7 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 				ds = append(ds, model.Warningf(model.ReasonDuplicateRemoteURL, d.primary().ref, "",
 					"remote URL %q of source-registry entry %q is already used by the entry of %s; dropped from the copy",
 					model.MaskURL(r.URL), d.source().Name(), o.primary().ref))
+				d.enrich.settled = append(d.enrich.settled, ds[len(ds)-1])
 				continue
 			}
 			srcKeep = append(srcKeep, r)

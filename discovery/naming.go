@@ -93,6 +93,9 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 		used[next] = true
 		ds = append(ds, model.Warningf(model.ReasonDuplicateName, p.ref, d.nameField(),
 			"name %q is already taken by the entry of %s; renamed %q", old, k.primary().ref, next))
+		if d.enrich != nil {
+			d.enrich.settled = append(d.enrich.settled, ds[len(ds)-1])
+		}
 		d.name = next
 	}
 	return kept, ds

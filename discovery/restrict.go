@@ -46,17 +46,20 @@ func describeParts(drafts []*draft, cfg *config) model.Diagnostics {
 // resources are in chosen namespaces, nil when they are not, and for a
 // mixed draft its part, with d's name and those of d's remotes that came
 // from the part's resources (nil when none did). The source entry's own
-// remotes are those d kept.
-func (c *config) restrict(d *draft) *draft {
+// remotes are those d kept. The diagnostics settling addressed to d's
+// primary, when the part's primary is another resource, are returned
+// addressed to the part's: a namespace's registry says why its entry was
+// renamed or lost a source remote.
+func (c *config) restrict(d *draft) (*draft, model.Diagnostics) {
 	if d.enrich == nil || !d.enrich.mixed {
 		if c.chosenNamespace(d.primary().ref.Namespace) {
-			return d
+			return d, nil
 		}
-		return nil
+		return nil, nil
 	}
 	p := d.enrich.part
 	if p == nil {
-		return nil
+		return nil, nil
 	}
 	p.name = d.name
 	p.remotes = nil
@@ -66,10 +69,17 @@ func (c *config) restrict(d *draft) *draft {
 		}
 	}
 	if len(p.remotes) == 0 {
-		return nil
+		return nil, nil
 	}
 	p.enrich.remotes = d.enrich.remotes
-	return p
+	var ds model.Diagnostics
+	if p.primary() != d.primary() {
+		for _, s := range d.enrich.settled {
+			s.Object = p.primary().ref
+			ds = append(ds, s)
+		}
+	}
+	return p, ds
 }
 
 // restrictDiagnostics keeps, of a run's diagnostics, those about objects of
