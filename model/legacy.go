@@ -390,7 +390,7 @@ type legacyCollector struct {
 	lim     limiter
 }
 
-func (c *legacyCollector) add(s *Server, field string) {
+func (c *legacyCollector) add(s *Server, field string) (added bool) {
 	s.origin = c.opts.field(field)
 	if i, ok := c.byName[s.Name()]; ok {
 		// The same server listed twice (a group repeating a top-level entry) is
@@ -401,10 +401,11 @@ func (c *legacyCollector) add(s *Server, field string) {
 					"skipped: server %q is already defined by an earlier entry", s.Name()))
 			}
 		}
-		return
+		return false
 	}
 	c.byName[s.Name()] = len(c.servers)
 	c.servers = append(c.servers, s)
+	return true
 }
 
 // convertMap converts a legacy "servers" or "remote_servers" object, keys sorted
@@ -452,8 +453,9 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			}
 			continue
 		}
-		c.noteTier(s, tierWas, field)
-		c.add(s, field)
+		if c.add(s, field) {
+			c.noteTier(s, tierWas, field)
+		}
 	}
 }
 
@@ -575,8 +577,9 @@ func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
 			}
 			continue
 		}
-		c.noteTier(s, tierWas, field)
-		c.add(s, field)
+		if c.add(s, field) {
+			c.noteTier(s, tierWas, field)
+		}
 	}
 }
 
