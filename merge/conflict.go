@@ -245,7 +245,11 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 			continue
 		}
 		for _, u := range e.urls {
-			owner[u] = e
+			// The first holder in merge order is the one a later claimant
+			// is told about; copies of it keep the URL alongside.
+			if _, taken := owner[u]; !taken {
+				owner[u] = e
+			}
 		}
 		out = append(out, e)
 	}
