@@ -144,7 +144,7 @@ func dropInvalidRemoteURLs(s *Server, obj ObjectRef, field string) Diagnostics {
 			keep = append(keep, rm)
 			continue
 		}
-		if err := checkRemoteURL(rm.URL); err != nil {
+		if err := checkRemoteURL(rm.URL, rm.declaresVariable); err != nil {
 			ds = append(ds, Warningf(ReasonInvalidURL, obj, fmt.Sprintf("%s[%d].url", field, k),
 				"server %q: remote removed: %v", s.Name(), err))
 			continue
@@ -372,7 +372,7 @@ func hex4(raw []byte, i int) (rune, bool) {
 // defaultStatus settles an entry the checks refuse (v, with their verdict)
 // whose only fault is ToolHive extensions without a status: ToolHive's
 // schema requires one and declares its default, "active" (which ToolHive's
-// converter writes too), so the default is written, with a warning for each,
+// converter writes too), so the default is written, with an Info for each,
 // and v holds the verdict on the entry so completed. An entry with other
 // faults is left as it was, to be skipped for all of them.
 func defaultStatus(s *Server, v *validator, obj ObjectRef, fieldPrefix string) Diagnostics {
@@ -391,14 +391,16 @@ func defaultStatus(s *Server, v *validator, obj ObjectRef, fieldPrefix string) D
 	return statusWarnings(s, obj, fieldPrefix, keys)
 }
 
-// statusWarnings are the warnings of defaultStatus for the extension keys.
+// statusWarnings are the notes of defaultStatus for the extension keys:
+// Infos, as nothing is lost (the schema's own default is written), so that
+// they never share a cap with the Warnings of entries dropped.
 func statusWarnings(s *Server, obj ObjectRef, fieldPrefix string, keys []string) Diagnostics {
 	var ds Diagnostics
 	for _, k := range keys {
 		// The key is a remote URL by ToolHive's convention: its user
 		// information, if any, is not repeated.
 		k = MaskURL(k)
-		ds = append(ds, Warningf(ReasonInvalidEntry, obj, joinField(fieldPrefix, KeyMeta+"["+PublisherProvidedKey+"]["+ToolHivePublisher+"]["+k+"].status"),
+		ds = append(ds, Infof(ReasonInvalidEntry, obj, joinField(fieldPrefix, KeyMeta+"["+PublisherProvidedKey+"]["+ToolHivePublisher+"]["+k+"].status"),
 			"server %q: extension %q has no status; \"active\", the default of ToolHive's schema, written", s.Name(), k))
 	}
 	return ds

@@ -333,7 +333,7 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 	if m.URL != "" {
 		// The URL is the server, and a key of its _meta too: an entry whose
 		// URL the URL policy refuses is not converted at all.
-		if err := checkRemoteURL(m.URL); err != nil {
+		if err := checkRemoteURL(m.URL, nil); err != nil { // a legacy remote declares no variables
 			return nil, "", urlError{err}
 		}
 	}

@@ -545,6 +545,30 @@ type Remote struct {
 	Raw  json.RawMessage
 }
 
+// declaresVariable reports whether the remote's "variables" object has a
+// member named name (the names its URL template may use).
+func (r Remote) declaresVariable(name string) bool {
+	ms, err := jsonx.Members(r.Raw)
+	if err != nil {
+		return false
+	}
+	for _, m := range ms {
+		if m.Key != "variables" {
+			continue
+		}
+		vs, err := jsonx.Members(m.Value)
+		if err != nil {
+			return false
+		}
+		for _, v := range vs {
+			if v.Key == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Remotes returns the entry's remotes. Elements that are not objects are
 // returned with empty Type and URL and their raw bytes, so validation can name them.
 func (s *Server) Remotes() []Remote {

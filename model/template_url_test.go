@@ -33,12 +33,31 @@ func TestCheckRemoteURL(t *testing.T) {
 		{"https://h.example.com:8{p}/mcp", "whole port"},
 		{"https://{a}{b}.example.com/mcp", ""},
 	} {
-		err := checkRemoteURL(tc.url)
+		err := checkRemoteURL(tc.url, func(string) bool { return true })
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v, want accepted", tc.url, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: %v, want an error about %s", tc.url, err, tc.want)
 		}
+	}
+}
+
+// TestCheckRemoteURLUndeclared: a template variable the remote does not
+// declare in its "variables" leaves the URL unfillable: refused, naming it.
+func TestCheckRemoteURLUndeclared(t *testing.T) {
+	declared := func(n string) bool { return n == "tenant" }
+	if err := checkRemoteURL("https://{tenant}.example.com/mcp", declared); err != nil {
+		t.Errorf("declared variable: %v", err)
+	}
+	if err := checkRemoteURL("https://{tenant}.example.com/{path}", declared); err == nil || !strings.Contains(err.Error(), "{path} is not one of the remote's variables") {
+		t.Errorf("undeclared variable: %v", err)
+	}
+	if err := checkRemoteURL("https://{tenant}.example.com/", nil); err == nil {
+		t.Error("a template with no variables declared passed")
+	}
+	r := Remote{Raw: []byte(`{"type":"sse","url":"https://{a}.example.com/","variables":{"a":{"description":"d"}}}`)}
+	if !r.declaresVariable("a") || r.declaresVariable("b") {
+		t.Errorf("declaresVariable of %s", r.Raw)
 	}
 }

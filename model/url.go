@@ -520,15 +520,19 @@ func urlIgnored(c byte) bool {
 // a variable cannot complete a host the policy refuses (https://127.1.{n}/
 // is an IPv4 address once n is a number). An expression in the port must be
 // the whole port. https://{tenant}.example.com/mcp passes; user
-// information, a fragment or a scheme other than http and https still fail.
-// Error messages quote the URL as written.
-func checkRemoteURL(raw string) error {
+// information, a fragment or a scheme other than http and https still fail,
+// and so does a variable declared does not name (the remote's "variables":
+// a client has nothing to fill it with, and the official registry refuses
+// it; declared nil declares none). Error messages quote the URL as written.
+func checkRemoteURL(raw string, declared func(name string) bool) error {
 	if strings.IndexByte(raw, '{') < 0 {
 		_, _, err := CheckURL(raw)
 		return err
 	}
+	var names []string
 	for _, fill := range []string{"x", "1"} {
-		filled, hostOnlyVars, err := fillTemplate(raw, fill)
+		filled, hostOnlyVars, vars, err := fillTemplate(raw, fill)
+		names = vars
 		if err != nil {
 			if _, _, cerr := CheckURL(raw); cerr != nil && !strings.Contains(cerr.Error(), "'{'") && !strings.Contains(cerr.Error(), "'}'") {
 				return cerr // something no value could mend (user information, ...)
@@ -542,15 +546,20 @@ func checkRemoteURL(raw string) error {
 			return fmt.Errorf("URL template %s: with each {variable} as %q, %w", QuoteURL(raw), fill, err)
 		}
 	}
+	for _, n := range names {
+		if declared == nil || !declared(n) {
+			return fmt.Errorf("URL template %s: {%s} is not one of the remote's variables", QuoteURL(raw), Sprintf("%s", n))
+		}
+	}
 	return nil
 }
 
 // fillTemplate replaces each "{name}" of a URL template (name: letters,
 // digits, '_', '-', '.') with fill, or with "1" where it is the whole port of
 // the authority. hostOnlyVars reports a host made of expressions and dots
-// alone. It fails when a brace does not open or close such an expression, or
+// alone; names are the expressions' names, in order. It fails when a brace does not open or close such an expression, or
 // an expression is only part of the port.
-func fillTemplate(raw, fill string) (filled string, hostOnlyVars bool, err error) {
+func fillTemplate(raw, fill string) (filled string, hostOnlyVars bool, names []string, err error) {
 	hostStart, hostEnd, authorityEnd := -1, -1, len(raw)
 	if i := strings.Index(raw, "://"); i >= 0 {
 		if j := strings.IndexAny(raw[i+3:], "/?#"); j >= 0 {
@@ -575,13 +584,14 @@ func fillTemplate(raw, fill string) (filled string, hostOnlyVars bool, err error
 		case '{':
 			end := strings.IndexByte(raw[i+1:], '}')
 			if end <= 0 || !isTemplateName(raw[i+1:i+1+end]) {
-				return "", false, fmt.Errorf("'{' at byte %d opens no {variable} (letters, digits, '_', '-', '.')", i)
+				return "", false, nil, fmt.Errorf("'{' at byte %d opens no {variable} (letters, digits, '_', '-', '.')", i)
 			}
+			names = append(names, raw[i+1:i+1+end])
 			next := i + end + 2 // after '}'
 			if i >= hostEnd && i < authorityEnd && hostStart >= 0 {
 				// In the port: only as the whole of it.
 				if raw[i-1] != ':' || next != authorityEnd {
-					return "", false, errors.New("a {variable} in the port must be the whole port")
+					return "", false, nil, errors.New("a {variable} in the port must be the whole port")
 				}
 				b.WriteByte('1')
 			} else {
@@ -589,7 +599,7 @@ func fillTemplate(raw, fill string) (filled string, hostOnlyVars bool, err error
 			}
 			i = next - 1
 		case '}':
-			return "", false, fmt.Errorf("'}' at byte %d closes no {variable}", i)
+			return "", false, nil, fmt.Errorf("'}' at byte %d closes no {variable}", i)
 		default:
 			if inHost && c != '.' {
 				hostOnlyVars = false
@@ -597,7 +607,7 @@ func fillTemplate(raw, fill string) (filled string, hostOnlyVars bool, err error
 			b.WriteByte(c)
 		}
 	}
-	return b.String(), hostOnlyVars, nil
+	return b.String(), hostOnlyVars, names, nil
 }
 
 // isTemplateName reports whether s names a template variable.
