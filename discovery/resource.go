@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"math/bits"
+	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -362,8 +363,8 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 			}
 			if compareAge(first, r) != 0 {
 				ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
-					"%s appears more than once in the snapshot with different content; the newer copy (generation %d, resourceVersion %q) is used, the older (generation %d, resourceVersion %q) ignored",
-					r.ref, first.meta.Generation, first.meta.ResourceVersion, r.meta.Generation, r.meta.ResourceVersion))
+					"%s appears more than once in the snapshot with different content; the newer copy (%s) is used, the older (%s) ignored",
+					r.ref, model.Text(ageOf(first.meta)), model.Text(ageOf(r.meta))))
 				continue
 			}
 			ds = append(ds, model.Warningf(model.ReasonDuplicateName, r.ref, "",
@@ -492,4 +493,13 @@ func internNames(rs []resource) {
 		r.Namespace, r.Name = all[:ns], all[ns:ns+name]
 		all = all[ns+name:]
 	}
+}
+
+// ageOf says what tells a copy's age, for a message: its generation and,
+// when it has one, its resourceVersion.
+func ageOf(m *metav1.ObjectMeta) string {
+	if m.ResourceVersion == "" {
+		return "generation " + strconv.FormatInt(m.Generation, 10)
+	}
+	return string(model.Sprintf("generation %d, resourceVersion %q", m.Generation, m.ResourceVersion))
 }
