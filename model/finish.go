@@ -144,7 +144,7 @@ func dropInvalidRemoteURLs(s *Server, obj ObjectRef, field string) Diagnostics {
 			keep = append(keep, rm)
 			continue
 		}
-		if err := checkRemoteURL(rm.URL, rm.declaresVariable); err != nil {
+		if err := checkRemoteURL(rm.URL, rm.declaredVariables()); err != nil {
 			ds = append(ds, Warningf(ReasonInvalidURL, obj, fmt.Sprintf("%s[%d].url", field, k),
 				"server %q: remote removed: %v", s.Name(), err))
 			continue

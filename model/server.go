@@ -545,28 +545,26 @@ type Remote struct {
 	Raw  json.RawMessage
 }
 
-// declaresVariable reports whether the remote's "variables" object has a
-// member named name (the names its URL template may use).
-func (r Remote) declaresVariable(name string) bool {
-	ms, err := jsonx.Members(r.Raw)
-	if err != nil {
-		return false
-	}
-	for _, m := range ms {
-		if m.Key != "variables" {
-			continue
-		}
-		vs, err := jsonx.Members(m.Value)
-		if err != nil {
-			return false
-		}
-		for _, v := range vs {
-			if v.Key == name {
-				return true
+// declaredVariables returns a lookup of the names the remote's "variables"
+// object declares (the names its URL template may use), built once: a
+// template's names are then looked up in constant time each, however many
+// there are.
+func (r Remote) declaredVariables() func(name string) bool {
+	var names map[string]bool
+	if ms, err := jsonx.Members(r.Raw); err == nil {
+		for _, m := range ms {
+			if m.Key != "variables" {
+				continue
+			}
+			names = map[string]bool{} // the last "variables" counts, as in a decoder
+			if vs, err := jsonx.Members(m.Value); err == nil {
+				for _, v := range vs {
+					names[v.Key] = true
+				}
 			}
 		}
 	}
-	return false
+	return func(name string) bool { return names[name] }
 }
 
 // Remotes returns the entry's remotes. Elements that are not objects are

@@ -57,7 +57,7 @@ func TestCheckRemoteURLUndeclared(t *testing.T) {
 		t.Error("a template with no variables declared passed")
 	}
 	r := Remote{Raw: []byte(`{"type":"sse","url":"https://{a}.example.com/","variables":{"a":{"description":"d"}}}`)}
-	if !r.declaresVariable("a") || r.declaresVariable("b") {
-		t.Errorf("declaresVariable of %s", r.Raw)
+	if d := r.declaredVariables(); !d("a") || d("b") {
+		t.Errorf("declaredVariables of %s", r.Raw)
 	}
 }
