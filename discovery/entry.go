@@ -294,6 +294,16 @@ func (d *draft) restrictedPart(cfg *config) model.Diagnostics {
 		ds = append(ds, part.absorb(r, meta)...)
 		part.resources = append(part.resources, r)
 	}
+	if part != nil {
+		// The remotes the chosen resources claim, before names and URLs
+		// are settled: restrict keeps those the entry keeps, whichever of
+		// its resources the settled remote is credited to.
+		for _, r := range d.remotes {
+			if cfg.chosenNamespace(r.Resource.Namespace) {
+				part.remotes = append(part.remotes, r)
+			}
+		}
+	}
 	e.part = part
 	return ds
 }
@@ -392,16 +402,17 @@ func describeDrafts(drafts []*draft, cfg *config) ([]*draft, model.Diagnostics) 
 // later one with DuplicateRemoteURL. A draft left without a discovered remote
 // is not emitted. Within one draft, one remote is kept per (type, URL).
 func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
+	sameRemote := func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL }
 	for _, d := range drafts {
 		if len(d.remotes) > 1 {
 			slices.SortFunc(d.remotes, compareRemotes)
-			d.remotes = slices.CompactFunc(d.remotes, func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL })
 		}
 	}
 	if !sharedRemoteURLs(drafts) {
 		// Most often no URL is on two entries: nothing is dropped.
 		kept := drafts[:0]
 		for _, d := range drafts {
+			d.remotes = slices.CompactFunc(d.remotes, sameRemote)
 			if len(d.remotes) > 0 {
 				kept = append(kept, d)
 			}
@@ -414,19 +425,22 @@ func dedupeRemoteURLs(drafts []*draft) ([]*draft, model.Diagnostics) {
 	owner := map[string]*draft{}
 	kept := drafts[:0]
 	for _, d := range drafts {
-		if len(d.remotes) > 1 {
-			slices.SortFunc(d.remotes, compareRemotes)
-			d.remotes = slices.CompactFunc(d.remotes, func(a, b Remote) bool { return a.Type == b.Type && a.URL == b.URL })
-		}
+		// Every resource's claim is checked before the entry's copies of one
+		// URL are folded into one: each resource that loses a URL is told,
+		// which a run restricted to its namespace needs when the copy kept
+		// in the fold is another namespace's.
 		var keep []Remote
 		var dropped []Remote
 		for _, r := range d.remotes {
 			if o := owner[r.URL]; o != nil && o != d {
-				dropped = append(dropped, r)
+				if n := len(dropped); n == 0 || dropped[n-1].URL != r.URL || dropped[n-1].Resource != r.Resource {
+					dropped = append(dropped, r)
+				}
 				continue
 			}
 			keep = append(keep, r)
 		}
+		keep = slices.CompactFunc(keep, sameRemote)
 		for _, r := range dropped {
 			o := owner[r.URL]
 			msg := model.Sprintf("remote URL %q is already used by the entry of %s; dropped from the entry of %s",

@@ -62,12 +62,24 @@ func (c *config) restrict(d *draft) (*draft, model.Diagnostics) {
 		return nil, nil
 	}
 	p.name = d.name
-	p.remotes = nil
+	// The part's own claims (restrictedPart) that the entry kept: a URL two
+	// of the entry's resources claim is credited to the first of them, which
+	// may be in another namespace, but it is the chosen resource's own URL
+	// too, so showing it leaks nothing, and dropping it would lose the
+	// chosen resource without a word.
+	kept := make(map[Remote]bool, len(d.remotes))
 	for _, r := range d.remotes {
-		if c.chosenNamespace(r.Resource.Namespace) {
+		kept[Remote{Type: r.Type, URL: r.URL}] = true
+	}
+	claimed := p.remotes
+	p.remotes = nil
+	for _, r := range claimed {
+		if k := (Remote{Type: r.Type, URL: r.URL}); kept[k] {
+			delete(kept, k) // once: the entry's remotes are distinct
 			p.remotes = append(p.remotes, r)
 		}
 	}
+	slices.SortFunc(p.remotes, compareRemotes)
 	if len(p.remotes) == 0 {
 		return nil, nil
 	}
