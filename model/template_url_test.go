@@ -32,6 +32,7 @@ func TestCheckRemoteURL(t *testing.T) {
 		{"https://h.example.com:{p}0000/mcp", "whole port"},
 		{"https://h.example.com:8{p}/mcp", "whole port"},
 		{"https://{a}{b}.example.com/mcp", ""},
+		{"https://{" + strings.Repeat("v", MaxURLLength) + "}.example.com/", "at most 2048"},
 	} {
 		err := checkRemoteURL(tc.url, func(string) bool { return true })
 		switch {

@@ -529,6 +529,10 @@ func checkRemoteURL(raw string, declared func(name string) bool) error {
 		_, _, err := CheckURL(raw)
 		return err
 	}
+	if len(raw) > MaxURLLength {
+		// The template as published, not as filled, is what readers store.
+		return fmt.Errorf("URL template %s is %d bytes; at most %d are allowed", QuoteURL(raw), len(raw), MaxURLLength)
+	}
 	var names []string
 	for _, fill := range []string{"x", "1"} {
 		filled, hostOnlyVars, vars, err := fillTemplate(raw, fill)

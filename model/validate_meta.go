@@ -1,6 +1,9 @@
 package model
 
-import "math"
+import (
+	"bytes"
+	"math"
+)
 
 // The checks of _meta: the publisher-provided block must be an object of
 // objects (server.json and ToolHive's publisher-provided schema), and inside
@@ -34,7 +37,7 @@ func (v *validator) meta(raw []byte) {
 					// Another publisher's block is read through only so
 					// that a malformed one is found as membersOf finds it.
 					if toolhive {
-						v.inKey(entries.m.key)
+						v.inKey(maskedKey(entries.m.key))
 						v.extensions(entries.m.value)
 						v.out()
 					}
@@ -354,4 +357,14 @@ func (v *validator) oauthConfig(raw []byte) {
 			v.out()
 		}
 	}
+}
+
+// maskedKey is an extension key as a field path shows it: a remote URL by
+// ToolHive's convention, its user information masked (MaskURL), so that no
+// message or field repeats a password written into a key.
+func maskedKey(key []byte) []byte {
+	if bytes.IndexByte(key, '@') < 0 {
+		return key
+	}
+	return []byte(MaskURL(string(key)))
 }

@@ -1118,7 +1118,7 @@ func (v *oldValidator) meta(raw []byte) {
 			entries, ok := v.object(pub.value, extBuf[:0])
 			if ok && string(pub.key) == ToolHivePublisher {
 				for _, e := range entries {
-					v.inKey(e.key)
+					v.inKey(maskedKey(e.key)) // the echo rule, not a check
 					v.extensions(e.value)
 					v.out()
 				}

@@ -490,6 +490,22 @@ func TestValidateNeverEchoesUserinfo(t *testing.T) {
 	}
 }
 
+// TestValidateMasksExtensionKeys: a ToolHive extension's key is a URL by
+// convention; a password written into it is masked in fields and messages.
+func TestValidateMasksExtensionKeys(t *testing.T) {
+	doc := `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[{"name":"io.github.ab/cd","description":"d","version":"1.0.0",` +
+		`"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"https://u:s3cret@db.example/mcp":{"tier":"community"}}}}}]}}`
+	ds := model.ValidateJSON([]byte(doc), model.ObjectRef{Kind: "File", Name: "f.json"})
+	if len(ds) == 0 {
+		t.Fatal("no diagnostic for a bad tier and a missing status")
+	}
+	for _, d := range ds {
+		if strings.Contains(d.Field, "s3cret") || strings.Contains(d.Message, "s3cret") {
+			t.Errorf("%s: %s repeats the password", d.Field, d.Message)
+		}
+	}
+}
+
 // TestValidateNeverEchoesInputValues: the value and default of an input
 // (a header, an environment variable, an argument) may be a secret; when
 // either is not a string the message names its kind, never its text.
