@@ -271,3 +271,22 @@ func TestIsWellKnownParts(t *testing.T) {
 		}
 	}
 }
+
+// TestIsWellKnownEncoded: percent-encoded unreserved characters are the
+// characters themselves (RFC 3986 6.2.2.2), so they do not hide the prefix.
+func TestIsWellKnownEncoded(t *testing.T) {
+	for p, want := range map[string]bool{
+		"/%2ewell-known/oauth-protected-resource": true,
+		"/%2Ewell-known":    true,
+		"/.well-%6Bnown/x":  true,
+		"/%2e%77ell-known/": true,
+		"/%2fwell-known":    false, // an encoded slash is not a dot
+		"/.well-known%2fx":  false, // nor a path separator
+		"/mcp%2":            false,
+		"/%zz":              false,
+	} {
+		if got := isWellKnown(p); got != want {
+			t.Errorf("isWellKnown(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

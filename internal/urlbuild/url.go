@@ -173,7 +173,8 @@ func prepareSplit(route *gwv1.HTTPRoute, ruleIndex int, opts RuleOptions) (RuleP
 		return RulePrep{}, false
 	}
 	head, tailAt, err := externalPathSplit(opts.EndpointPath, matches[0].Path, rewrite)
-	if err != nil || tailAt == len(opts.EndpointPath) || isWellKnownParts(head, opts.EndpointPath[tailAt:]) {
+	if err != nil || tailAt == len(opts.EndpointPath) || isWellKnownParts(head, opts.EndpointPath[tailAt:]) ||
+		strings.IndexByte(head, '%') >= 0 {
 		// An error is a diagnostic, and a path in one piece is the usual
 		// one: both are left to appendRulePaths, as is a well-known path,
 		// which gives no URL.
@@ -470,7 +471,47 @@ func (s *filterScan) fail(d model.Diagnostic) { s.failed, s.diag = true, d }
 // isWellKnown reports whether path p is /.well-known or under it: the
 // well-known URIs of RFC 8615, which name metadata about a host or resource,
 // never an MCP endpoint.
-func isWellKnown(p string) bool { return isWellKnownParts(p, "") }
+func isWellKnown(p string) bool { return isWellKnownParts(decodeUnreserved(p), "") }
+
+// decodeUnreserved decodes the percent-encoded unreserved characters of a
+// path (letters, digits, '-', '.', '_', '~'), which RFC 3986 (6.2.2.2) makes
+// the same path as the characters themselves: /%2ewell-known is
+// /.well-known to every server.
+func decodeUnreserved(p string) string {
+	if strings.IndexByte(p, '%') < 0 {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '%' && i+2 < len(p) {
+			if c, ok := unhex(p[i+1], p[i+2]); ok && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+				b.WriteByte(c)
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+// unhex is the byte two hex digits spell.
+func unhex(h, l byte) (byte, bool) {
+	v := func(c byte) (byte, bool) {
+		switch {
+		case c >= '0' && c <= '9':
+			return c - '0', true
+		case c >= 'a' && c <= 'f':
+			return c - 'a' + 10, true
+		case c >= 'A' && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	a, ok1 := v(h)
+	b, ok2 := v(l)
+	return a<<4 | b, ok1 && ok2
+}
 
 // isWellKnownParts is isWellKnown of head+tail, without joining them.
 func isWellKnownParts(head, tail string) bool {
