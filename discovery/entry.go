@@ -151,8 +151,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 				"remote type %q is neither %s nor %s; not exported", abbreviate(t), model.TransportSSE, model.TransportStreamableHTTP))
 			continue
 		}
-		meta, d := readMetadata(m.res)
-		ds = append(ds, d...)
+		meta, md := readMetadata(m.res)
 		r0 := len(remoteSlab)
 		// Remotes and drafts are written into their slabs in place (the slabs
 		// are zeroed and never outgrown): building each value and copying it
@@ -167,8 +166,17 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _ := cfg.source.match(m.res)
 		if src != nil {
+			kept := meta.description
 			ds = append(ds, keepSourceMetadata(m.res, &meta, src)...)
+			if kept != "" && meta.description == "" {
+				// The description is not used: that it was too long is
+				// no news beside its being ignored.
+				md = slices.DeleteFunc(md, func(d model.Diagnostic) bool {
+					return d.Reason == model.ReasonDescriptionTooLong && d.Field == annotationField(AnnotationDescription)
+				})
+			}
 		}
+		ds = append(ds, md...)
 		key := enrichKey{src, meta.name}
 		if src != nil {
 			if dr := bySource[key]; dr != nil {
