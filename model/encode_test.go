@@ -31,9 +31,17 @@ func drawDocument(t *rapid.T, maxServers int) map[string]any {
 // parseDrawnDocument parses a drawn document written compact or indented
 // (whose whitespace the compact form does not hold).
 func parseDrawnDocument(t *rapid.T) *model.Registry {
+	reg, _ := parseDrawnDocumentIndented(t)
+	return reg
+}
+
+// parseDrawnDocumentIndented is parseDrawnDocument, also telling whether the
+// document was written indented.
+func parseDrawnDocumentIndented(t *rapid.T) (reg *model.Registry, indent bool) {
 	doc := drawDocument(t, 5)
+	indent = rapid.Bool().Draw(t, "indent")
 	var in []byte
-	if rapid.Bool().Draw(t, "indent") {
+	if indent {
 		in, _ = json.MarshalIndent(doc, "", "\t")
 	} else {
 		in, _ = json.Marshal(doc)
@@ -42,7 +50,7 @@ func parseDrawnDocument(t *rapid.T) *model.Registry {
 	if reg == nil {
 		t.Fatalf("no registry: %v", ds)
 	}
-	return reg
+	return reg, indent
 }
 
 // TestEncodeIsIndentedAppendJSON: Encode writes in one pass exactly what
@@ -99,18 +107,7 @@ func TestServerAppendJSONCompact(t *testing.T) {
 // entries read compact, and an upper bound otherwise.
 func TestWriteTo(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		doc := drawDocument(t, 5)
-		indent := rapid.Bool().Draw(t, "indent")
-		var in []byte
-		if indent {
-			in, _ = json.MarshalIndent(doc, "", "\t")
-		} else {
-			in, _ = json.Marshal(doc)
-		}
-		reg, ds := model.Parse(in, model.ParseOptions{})
-		if reg == nil {
-			t.Fatalf("no registry: %v", ds)
-		}
+		reg, indent := parseDrawnDocumentIndented(t)
 		if len(reg.Servers) > 0 && rapid.Bool().Draw(t, "change") {
 			reg.Servers[0].SetDescription("changed")
 		}
