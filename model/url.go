@@ -538,9 +538,6 @@ func checkRemoteURL(raw string, declared func(name string) bool) error {
 		filled, hostOnlyVars, vars, err := fillTemplate(raw, fill)
 		names = vars
 		if err != nil {
-			if _, _, cerr := CheckURL(raw); cerr != nil && !strings.Contains(cerr.Error(), "'{'") && !strings.Contains(cerr.Error(), "'}'") {
-				return cerr // something no value could mend (user information, ...)
-			}
 			return fmt.Errorf("URL template %s: %w", QuoteURL(raw), err)
 		}
 		if fill == "1" && hostOnlyVars {
