@@ -207,11 +207,13 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 }
 
 // dedupeRemoteURLs drops, in merge order, each server with a remote URL an
-// earlier server of another name already uses: the upstream registry refuses
-// a URL two servers claim. Copies of one server are exempt: versions of it
-// (StrategyVersions), and the copies several ConfigMaps define, which the
-// prefix strategy keeps each under its ConfigMap's name and which describe one
-// deployment when they share a URL.
+// earlier server of another server part (the part of its output name after
+// the "/") already uses: the upstream registry refuses a URL two servers
+// claim. Servers of one server part may share a URL: the versions of a
+// server (StrategyVersions) and the copies several ConfigMaps define, which
+// the prefix strategy keeps as team-a/api and team-b/api, describe one
+// deployment. The test reads output names only, never where a name came
+// from, so that merging the output again keeps every server it holds.
 func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 	var owner map[string]*entry
 	out := kept[:0:0]
@@ -229,10 +231,9 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 		}
 		var clash *entry
 		var url string
+		_, part := naming.Split(e.out.Name())
 		for _, u := range e.urls {
-			// Copies of one server (versions, or prefixed copies) may share
-			// a URL.
-			if o, taken := owner[u]; taken && o != e && o.orig != e.orig {
+			if o, taken := owner[u]; taken && o != e && !sameServerPart(o, part) {
 				clash, url = o, u
 				break
 			}
@@ -254,4 +255,10 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// sameServerPart tells whether o's output name has server part part.
+func sameServerPart(o *entry, part string) bool {
+	_, p := naming.Split(o.out.Name())
+	return p == part
 }

@@ -67,9 +67,12 @@
 //     version as versions of one server and settles copies of one version as
 //     StrategyPriority does.
 //  4. Remote URLs: the official MCP registry refuses a URL two servers claim,
-//     so a server whose remote URL an earlier server of another name in merge
-//     order already uses is dropped (DuplicateRemoteURL). Copies of one name
-//     (the prefixed copies several ConfigMaps define, versions) may share one.
+//     so a server whose remote URL an earlier server in merge order already
+//     uses is dropped (DuplicateRemoteURL), unless the two output names share
+//     their server part (after the "/"): the prefixed copies several
+//     ConfigMaps define (team-a/api, team-b/api) and the versions of a server
+//     may share one. The rule reads output names only, so a merged output
+//     merged again keeps every server it holds.
 //  5. Filter, on the final names (so "team-a/*" matches prefixed names); the
 //     removed names are listed in Result.Filtered. A bad pattern is an
 //     InvalidFilter error and no registry. It runs after the remote URLs are

@@ -35,6 +35,7 @@ func TestParseStrategy(t *testing.T) {
 // TestMergeTable checks one behaviour per row on small inputs.
 func TestMergeTable(t *testing.T) {
 	a := func(name, id string) testServer { return testServer{Name: name, ID: id} }
+	u := func(name, id, url string) testServer { return testServer{Name: name, ID: id, URL: url} }
 	tests := []struct {
 		name    string
 		in      testInput
@@ -137,6 +138,39 @@ func TestMergeTable(t *testing.T) {
 				}},
 			want:    []string{"team-a/ss"},
 			reasons: "NameConflict,NameConflict",
+		},
+		{
+			name: "prefixed copies at one URL are all kept",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("team-a", regLabels, upstreamDoc(u("io.ex/ss", "a", "https://x.example/mcp"))),
+				configMap("team-b", regLabels, upstreamDoc(u("io.ex/ss", "b", "https://x.example/mcp"))),
+			}},
+			want:    []string{"team-a/ss", "team-b/ss"},
+			reasons: "NameConflict,NameConflict",
+		},
+		{
+			name: "the merged copies merged again: one source, both kept",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("merged", regLabels, upstreamDoc(u("team-a/ss", "a", "https://x.example/mcp"), u("team-b/ss", "b", "https://x.example/mcp"))),
+			}},
+			want: []string{"team-a/ss", "team-b/ss"},
+		},
+		{
+			name: "names of another server part at one URL: the later in merge order is dropped",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("b", regLabels, upstreamDoc(u("io.ex/tt", "b", "https://x.example/mcp"))),
+				configMap("a", regLabels, upstreamDoc(u("io.ex/ss", "a", "https://x.example/mcp"))),
+			}},
+			want:    []string{"io.ex/ss"},
+			reasons: "DuplicateRemoteURL",
+		},
+		{
+			name: "two publishers' names of one server part at one URL are both kept",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, upstreamDoc(u("io.ex/ss", "a", "https://x.example/mcp"))),
+				configMap("b", regLabels, upstreamDoc(u("dev.other/ss", "b", "https://x.example/mcp"))),
+			}},
+			want: []string{"dev.other/ss", "io.ex/ss"},
 		},
 		{
 			name:    "a bad filter stops the merge",
