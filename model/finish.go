@@ -203,8 +203,9 @@ func plainURLLiteral(url []byte) bool {
 // dropped with DuplicateServer), the servers sorted by name, and each remote
 // URL used once (a URL already used by a server earlier by name is removed
 // from the later one with DuplicateRemoteURL, since the upstream registry
-// rejects a URL on two entries). Diagnostics name each server by name and by
-// where it was read from (Server.Origin), else by its position in r.
+// rejects a URL on two entries; one server may list it under two types).
+// Diagnostics name each server by name and by where it was read from
+// (Server.Origin), else by its position in r.
 func Finish(r *Registry, obj ObjectRef) Diagnostics {
 	return FinishWith(r, obj, NormalizeOptions{})
 }
@@ -248,10 +249,14 @@ func FinishWith(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 }
 
 // dropDuplicateRemoteURLs removes each remote whose URL an earlier server (in
-// the given order) or an earlier remote of the same server already uses.
+// the given order) already uses. Two remotes of one server that share a URL
+// are left alone: the upstream registry refuses a URL claimed by two servers,
+// not one server offering two transports at one URL, and a remote repeating
+// both the type and the URL of another of its server's was already removed
+// by Normalize (DuplicateRemote). Merges and `validate` read it the same way.
 func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 	var ds Diagnostics
-	owner := map[string]string{}
+	owner := map[string]int{} // URL -> index in servers of the first server using it
 	for i, s := range servers {
 		if _, ok := s.Get(KeyRemotes); !ok {
 			continue
@@ -263,16 +268,18 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 				keep = append(keep, rm)
 				continue
 			}
-			if other, dup := owner[rm.URL]; dup {
+			if j, dup := owner[rm.URL]; dup && j != i {
 				field := s.Origin()
 				if field == "" {
 					field = fmt.Sprintf("data.servers[%d]", i)
 				}
 				ds = append(ds, Warningf(ReasonDuplicateRemoteURL, obj, fmt.Sprintf("%s.remotes[%d].url", field, k),
-					"server %q: remote %q removed: the URL is already a remote of server %q", s.Name(), MaskURL(rm.URL), other))
+					"server %q: remote %q removed: the URL is already a remote of server %q", s.Name(), MaskURL(rm.URL), servers[j].Name()))
 				continue
 			}
-			owner[rm.URL] = s.Name()
+			if _, dup := owner[rm.URL]; !dup {
+				owner[rm.URL] = i
+			}
 			keep = append(keep, rm)
 		}
 		if len(keep) != len(rs) {
