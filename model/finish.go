@@ -249,7 +249,11 @@ func FinishWith(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 }
 
 // dropDuplicateRemoteURLs removes each remote whose URL an earlier server (in
-// the given order) already uses. Two remotes of one server that share a URL
+// the given order) already uses, unless the two names have the same server
+// part (the part after the "/"), as merges settle URLs: team-a/api and
+// team-b/api, the copies of one server a merge keeps under each ConfigMap's
+// name, or versions of one name, describe one deployment, and a merged
+// document converts to itself. Two remotes of one server that share a URL
 // are left alone: the upstream registry refuses a URL claimed by two servers,
 // not one server offering two transports at one URL, and a remote repeating
 // both the type and the URL of another of its server's was already removed
@@ -268,7 +272,7 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 				keep = append(keep, rm)
 				continue
 			}
-			if j, dup := owner[rm.URL]; dup && j != i {
+			if j, dup := owner[rm.URL]; dup && j != i && serverPart(servers[j].Name()) != serverPart(s.Name()) {
 				field := s.Origin()
 				if field == "" {
 					field = fmt.Sprintf("data.servers[%d]", i)
@@ -287,6 +291,16 @@ func dropDuplicateRemoteURLs(servers []*Server, obj ObjectRef) Diagnostics {
 		}
 	}
 	return ds
+}
+
+// serverPart is the part of a server name after its first "/" (the whole
+// name when it has none).
+func serverPart(name string) string {
+	_, after, ok := strings.Cut(name, "/")
+	if !ok {
+		return name
+	}
+	return after
 }
 
 // badText finds text in an entry that is not Unicode: invalid UTF-8 bytes or
