@@ -203,7 +203,8 @@ func plainURLLiteral(url []byte) bool {
 // dropped with DuplicateServer), the servers sorted by name, and each remote
 // URL used once (a URL already used by a server earlier by name is removed
 // from the later one with DuplicateRemoteURL, since the upstream registry
-// rejects a URL on two entries; one server may list it under two types).
+// rejects a URL on two entries; one server may list it under two types, and
+// names with one server part, as a merge's prefixed copies, may share it).
 // Diagnostics name each server by name and by where it was read from
 // (Server.Origin), else by its position in r.
 func Finish(r *Registry, obj ObjectRef) Diagnostics {
