@@ -328,6 +328,10 @@ func TestDiscoverUsage(t *testing.T) {
 		{[]string{"discover", "--endpoint-path", "sse=sse"}, exitUsage, "PATH must start with /"},
 		{[]string{"discover", "--endpoint-path", "sse=/a", "--endpoint-path", "sse=/b"}, exitUsage, "two paths"},
 		{[]string{"discover", "--now", "yesterday"}, exitUsage, "RFC 3339"},
+		// Times RFC 3339 parses whose UTC year has no four digits.
+		{[]string{"discover", "--now", "9999-12-31T23:59:59-01:00"}, exitUsage, "in the year 10000 in UTC"},
+		{[]string{"convert", "--now", "0000-01-01T00:00:00+01:00", badJSON}, exitUsage, "in the year -1 in UTC"},
+		{[]string{"merge", "--now", "9999-12-31T23:30:00-00:31", "--namespace", "a", "--selector", "a=b"}, exitUsage, "in the year 10000 in UTC"},
 		// A list is not a namespace name: it would match nothing.
 		{[]string{"discover", "--namespace", "mcp-servers,team-a"}, exitUsage, `--namespace "mcp-servers,team-a" is not a namespace name`},
 		{[]string{"discover", "--namespace", "mcp-servers", "--namespace", "Team"}, exitUsage, `--namespace "Team" is not a namespace name`},
