@@ -512,6 +512,14 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 				"backendRef %s/%s is of kind %q in group %q, not a core Service: it leads to no MCP resource", ns, name, kind, group))
 			continue
 		}
+		if rule.BackendRefs[j].Port == nil {
+			// BackendObjectReference.Port: required for a Service, a rule
+			// the API server refuses (and so no Gateway routes); a manifest
+			// read from a file may still hold it.
+			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(),
+				"backendRef to Service %s/%s has no port: a Service reference needs one, and the API server refuses the route without it", ns, name))
+			continue
+		}
 		if !w.grants.permits(route.Namespace, ns, name) {
 			out.ds = append(out.ds, model.Warningf(model.ReasonRefNotPermitted, ref, field(),
 				"backendRef to Service %s/%s crosses namespaces, and no ReferenceGrant in namespace %q allows HTTPRoutes from namespace %q to reference it",
@@ -523,7 +531,7 @@ func (w *routeWalker) backends(route *gwv1.HTTPRoute, ref model.ObjectRef, i int
 			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(), "Service %s/%s not found", ns, name))
 			continue
 		}
-		if port := rule.BackendRefs[j].Port; port != nil && !servicePort(svc, int32(*port)) {
+		if port := rule.BackendRefs[j].Port; !servicePort(svc, int32(*port)) {
 			// The Gateway has no endpoint to send that share of the
 			// traffic to: it answers it with errors.
 			out.ds = append(out.ds, model.Warningf(model.ReasonBackendNotFound, ref, field(),
