@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
@@ -374,18 +375,33 @@ func comparePrecedence(a, b cand) int {
 		}
 		return 1
 	}
-	ac, bc := a.r.route.CreationTimestamp, b.r.route.CreationTimestamp
 	return cmp.Or(
 		-cmp.Compare(len(a.m.value), len(b.m.value)),
 		-cmp.Compare(a.m.rawLen, b.m.rawLen),
 		-cmp.Compare(boolRank(a.m.method != ""), boolRank(b.m.method != "")),
 		-cmp.Compare(a.m.headers, b.m.headers),
 		-cmp.Compare(a.m.query, b.m.query),
-		ac.Time.Compare(bc.Time),
+		compareCreation(a.r.route.CreationTimestamp.Time, b.r.route.CreationTimestamp.Time),
 		compareRouteNames(a.r.route, b.r.route),
 		cmp.Compare(a.m.rule, b.m.rule),
 		cmp.Compare(a.m.match, b.m.match),
 	)
+}
+
+// compareCreation orders two routes' creation times, the older first. A
+// route without one (a manifest never applied) is not created yet: once it
+// is, it is the newest, so it comes after every route that has one; two
+// routes without one are told apart by name.
+func compareCreation(a, b time.Time) int {
+	switch az, bz := a.IsZero(), b.IsZero(); {
+	case az && bz:
+		return 0
+	case az:
+		return 1
+	case bz:
+		return -1
+	}
+	return a.Compare(b)
 }
 
 // compareRouteNames orders two routes "alphabetically by
