@@ -37,6 +37,10 @@ func lastSpace(r []rune) int {
 	return -1
 }
 
+// maxEntryDepth is the deepest an entry may nest: a document holds it
+// inside three levels of its own.
+const maxEntryDepth = jsonx.MaxDepth - 3
+
 // Normalize makes an entry fit to emit, or says why it cannot be: an
 // over-long description (or title) is shortened with a DescriptionTooLong
 // warning; any other rule it breaks makes ok false, with one InvalidEntry
@@ -57,6 +61,19 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 			return name
 		}
 		return fieldPrefix + "." + name
+	}
+	// A document holds an entry three levels down (the document, data,
+	// servers): an entry nested deeper than that leaves would make a
+	// document JSON readers refuse. A converted entry can be: ToolHive's
+	// fields move five levels down, under _meta. Only an entry of two bytes
+	// a level can be that deep, so the common entry costs no count.
+	if s.compactLen(false) >= 2*maxEntryDepth {
+		if d := jsonx.Depth(s.AppendJSON(nil)); d > maxEntryDepth {
+			ds = append(ds, Warningf(ReasonInvalidEntry, obj, fieldPrefix,
+				"server %q skipped: it nests objects and arrays %d levels deep; a registry document can hold an entry at most %d levels deep (JSON readers stop at %d)",
+				s.Name(), d, maxEntryDepth, jsonx.MaxDepth))
+			return false, ds
+		}
 	}
 	// A literal of at most max+2 bytes cannot decode to more than max
 	// characters: most entries are settled without decoding.

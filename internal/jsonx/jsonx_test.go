@@ -193,3 +193,23 @@ func TestIsPlainProperty(t *testing.T) {
 		}
 	})
 }
+
+func TestDepth(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{`1`, 0},
+		{`""`, 0},
+		{`{}`, 1},
+		{`[[],{"a":[1]}]`, 3},
+		{`{"a":"[[[{{{"}`, 1},
+		{`{"a":"\"[[","b":[["\\"]]}`, 3},
+		{strings.Repeat("[", 50) + strings.Repeat("]", 50), 50},
+	}
+	for _, tt := range tests {
+		if got := Depth([]byte(tt.in)); got != tt.want {
+			t.Errorf("Depth(%s) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}

@@ -12,6 +12,32 @@ import (
 // more than 10,000 open objects and arrays, so Reader does too.
 const maxDepth = 10000
 
+// MaxDepth is the most objects and arrays a JSON text may have open at
+// once for encoding/json (and Reader) to accept it.
+const MaxDepth = maxDepth
+
+// Depth returns the most objects and arrays open at once in the JSON text
+// b, which must be valid: one pass, brackets in strings not counted.
+func Depth(b []byte) int {
+	depth, most := 0, 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '{', '[':
+			depth++
+			most = max(most, depth)
+		case '}', ']':
+			depth--
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	return most
+}
+
 // ErrSyntax is the error of a Reader that met text json.Valid rejects.
 var ErrSyntax = errors.New("invalid JSON")
 
