@@ -75,6 +75,7 @@ var invalidOnPurpose = map[string]string{
 	"testdata/urlbuild/route-status/routes.yaml: HTTPRoute apps/empty-section-equals-none":   "sectionName \"\" is read as no sectionName",
 	"testdata/urlbuild/gateway-addresses/gateways.yaml: Gateway infra/unusable-then-ip":      "status addresses that are no IP address are skipped for the next usable one",
 	"testdata/discovery/route-backend-without-port/input.yaml: HTTPRoute team/ra":            "a Service backendRef without a port: that rule gives no URL (BackendNotFound)",
+	"testdata/discovery/listener-https-passthrough/input.yaml: Gateway infra/gw":             "an HTTPS listener with TLS mode Passthrough: it carries no requests (ListenerNotReady)",
 	"testdata/discovery/listener-conflicts/input.yaml: Gateway infra/gw-conflict":            "two listeners of one port, protocol and hostname: neither carries requests (ListenerNotReady)",
 }
 

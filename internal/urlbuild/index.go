@@ -309,6 +309,16 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	for i := range g.listeners {
 		g.listeners[i].notReady = listenerNotReady(gw, g.listeners[i].name)
 	}
+	for _, sl := range gw.Spec.Listeners {
+		if sl.Protocol != gwv1.HTTPSProtocolType || sl.TLS == nil || sl.TLS.Mode == nil || *sl.TLS.Mode != gwv1.TLSModePassthrough {
+			continue
+		}
+		for i := range g.listeners {
+			if l := &g.listeners[i]; l.name == string(sl.Name) && l.protocol == gwv1.HTTPSProtocolType {
+				l.notReady = joinReasons(passthroughReason, l.notReady)
+			}
+		}
+	}
 	markSharedPorts(g.listeners)
 	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)
 	for i := range g.listeners {

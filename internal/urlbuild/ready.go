@@ -49,6 +49,11 @@ func conflictReason(other, status string) string {
 		", which the Gateway API forbids (the API server refuses such a Gateway; implementations mark both Conflicted and serve neither)", status)
 }
 
+// passthroughReason is the notReady text of an HTTPS listener with TLS mode
+// Passthrough: the Gateway terminates no TLS on it, so it reads no HTTP
+// request to route (passthrough is for TLSRoutes).
+const passthroughReason = "it is HTTPS with TLS mode Passthrough, which the Gateway API forbids (HTTPS needs mode Terminate: the API server refuses such a Gateway, and a Gateway that terminates no TLS reads no HTTP request to route)"
+
 // tcpPortReason is the notReady text of an HTTP or HTTPS listener whose
 // port the TCP listener named tcp also uses, joined with status.
 func tcpPortReason(tcp, status string) string {
