@@ -27,8 +27,10 @@
 // ToolHive's MCPRegistry is one adapter onto Sources: SourcesFor gives the
 // Sources of its ConfigMap entries (configMapRef, configMapSelector) and
 // diagnoses the others (git, api and pvcRef entries, which ToolHive's
-// registry server reads itself, and the v1beta1 shape, whose configYAML names
-// no ConfigMap); ForRegistry merges one entry and renders its output
+// registry server reads itself). For the v1beta1 shape the entries are the
+// sources of its configYAML, a file source merged when its path is a key of
+// a ConfigMap mounted through spec.volumes and spec.volumeMounts
+// (model.MCPRegistry.ConfigYAMLSources); ForRegistry merges one entry and renders its output
 // ConfigMap; ValidateMCPRegistry checks the spec as the CRD's rules would.
 //
 // # Pipeline

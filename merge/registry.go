@@ -14,24 +14,29 @@ import (
 )
 
 // ConfigMapEntry finds the entry of reg to merge: the one named entry, or,
-// when entry is "", the only entry with a ConfigMap source. The error says
-// why none fits, listing the candidates.
+// when entry is "", the only entry with a ConfigMap source. The entries are
+// those of spec.registries or, for ToolHive's v1beta1 shape, the sources of
+// spec.configYAML (see model.MCPRegistry.ConfigYAMLSources), in that order;
+// the index is into that list. The error says why none fits, listing the
+// candidates.
 func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
 	if reg == nil {
 		return -1, errors.New("no MCPRegistry given (nil)")
 	}
 	ref := model.Ref(model.KindMCPRegistry, &reg.ObjectMeta)
+	entries, _ := registryEntries(reg, registryOwner(reg))
+	one, what, list := "entry", "entries", "spec.registries"
 	if reg.UsesConfigYAML() {
-		return -1, fmt.Errorf("%s has the registry server's own configuration (spec.configYAML, ToolHive's v1beta1 shape) and names no ConfigMap source", ref)
+		one, what, list = "source", "sources", "spec.configYAML"
 	}
 	var candidates []string
 	var at []int
 	named := -1
-	for i := range reg.Spec.Registries {
-		c := &reg.Spec.Registries[i]
+	for i := range entries {
+		c := entries[i].c
 		if entry != "" && c.Name == entry {
 			if named >= 0 {
-				return -1, fmt.Errorf("%s has two entries named %q (spec.registries[%d] and [%d]); entry names must be unique", ref, entry, named, i)
+				return -1, fmt.Errorf("%s has two %s named %q (%s and %s); names must be unique", ref, what, entry, entries[named].field, entries[i].field)
 			}
 			named = i
 			continue
@@ -43,18 +48,52 @@ func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
 	}
 	switch {
 	case named >= 0:
-		if !reg.Spec.Registries[named].HasConfigMapSource() {
-			return -1, fmt.Errorf("%s: entry %q has no ConfigMap source (configMapRef or configMapSelector)", ref, entry)
+		if !entries[named].c.HasConfigMapSource() {
+			return -1, fmt.Errorf("%s: %s %q has no ConfigMap source", ref, one, entry)
 		}
 		return named, nil
 	case entry != "":
-		return -1, fmt.Errorf("%s has no entry %q (entries with a ConfigMap source: %s)", ref, entry, orNone(candidates))
+		return -1, fmt.Errorf("%s has no %s %q (%s with a ConfigMap source: %s)", ref, one, entry, what, orNone(candidates))
 	case len(at) == 1:
 		return at[0], nil
 	case len(at) == 0:
-		return -1, fmt.Errorf("%s has no entry with a ConfigMap source (configMapRef or configMapSelector)", ref)
+		return -1, fmt.Errorf("%s has no %s with a ConfigMap source in %s", ref, one, list)
 	}
-	return -1, fmt.Errorf("%s has %d entries with a ConfigMap source (%s); name one", ref, len(at), strings.Join(candidates, ", "))
+	return -1, fmt.Errorf("%s has %d %s with a ConfigMap source (%s); name one", ref, len(at), what, strings.Join(candidates, ", "))
+}
+
+// regEntry is an entry of an MCPRegistry as the merge reads it, and where
+// it lies.
+type regEntry struct {
+	c     *model.MCPRegistryConfig
+	field string
+	// typ and unresolved are a configYAML source's type and why its file
+	// is no ConfigMap key (see model.ConfigYAMLSource).
+	typ, unresolved string
+	yaml            bool
+}
+
+// registryEntries returns the entries of reg: spec.registries, or, for the
+// v1beta1 shape, the sources of spec.configYAML, with a NoConfigMapSource
+// warning when configYAML does not parse.
+func registryEntries(reg *model.MCPRegistry, owner model.ObjectRef) ([]regEntry, model.Diagnostics) {
+	if !reg.UsesConfigYAML() {
+		out := make([]regEntry, len(reg.Spec.Registries))
+		for i := range reg.Spec.Registries {
+			out[i] = regEntry{c: &reg.Spec.Registries[i], field: fmt.Sprintf("spec.registries[%d]", i)}
+		}
+		return out, nil
+	}
+	srcs, err := reg.ConfigYAMLSources()
+	if err != nil {
+		return nil, model.Diagnostics{model.Warningf(model.ReasonNoConfigMapSource, owner, "spec.configYAML",
+			"%s; nothing is merged for the MCPRegistry", model.Text(err.Error()))}
+	}
+	out := make([]regEntry, len(srcs))
+	for i := range srcs {
+		out[i] = regEntry{c: &srcs[i].Config, field: srcs[i].Field, typ: srcs[i].Type, unresolved: srcs[i].Unresolved, yaml: true}
+	}
+	return out, nil
 }
 
 func orNone(s []string) string {
@@ -85,24 +124,31 @@ func SourcesFor(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
 		return nil, nil
 	}
 	owner := registryOwner(reg)
-	var ds model.Diagnostics
+	entries, ds := registryEntries(reg, owner)
 	switch {
-	case reg.UsesConfigYAML():
+	case len(ds) > 0:
+		return nil, ds
+	case reg.UsesConfigYAML() && !anyConfigMapSource(entries):
 		apiVersion := reg.APIVersion
 		if apiVersion == "" {
 			apiVersion = "an unstated apiVersion"
 		}
+		for _, e := range entries {
+			_, eds, _ := entrySource(reg, owner, e)
+			ds = append(ds, eds...)
+		}
 		ds = append(ds, model.Warningf(model.ReasonNoConfigMapSource, owner, "spec.configYAML",
-			"MCPRegistry of %s holds the registry server's own configuration (spec.configYAML) and names no ConfigMap source; nothing is merged for it", apiVersion))
+			"MCPRegistry of %s holds the registry server's own configuration (spec.configYAML), and none of its sources is a file of a ConfigMap mounted through spec.volumes and spec.volumeMounts; nothing is merged for it", apiVersion))
+		ds.Sort()
 		return nil, ds
-	case len(reg.Spec.Registries) == 0:
+	case len(entries) == 0:
 		ds = append(ds, model.Warningf(model.ReasonNoConfigMapSource, owner, "spec.registries",
 			"MCPRegistry has no registries and names no ConfigMap source; nothing is merged for it"))
 		return nil, ds
 	}
 	var out []Source
-	for i := range reg.Spec.Registries {
-		src, eds, ok := entrySource(reg, owner, i)
+	for _, e := range entries {
+		src, eds, ok := entrySource(reg, owner, e)
 		ds = append(ds, eds...)
 		if ok {
 			out = append(out, src)
@@ -110,6 +156,15 @@ func SourcesFor(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
 	}
 	ds.Sort()
 	return out, ds
+}
+
+func anyConfigMapSource(entries []regEntry) bool {
+	for _, e := range entries {
+		if e.c.HasConfigMapSource() {
+			return true
+		}
+	}
+	return false
 }
 
 // noConfigMapSource is what ForRegistry reports when reg, or its entry
@@ -121,26 +176,25 @@ func noConfigMapSource(reg *model.MCPRegistry, entry string) model.Diagnostics {
 		return nil
 	}
 	owner := registryOwner(reg)
+	entries, eds := registryEntries(reg, owner)
 	var ds model.Diagnostics
 	switch {
-	case reg.UsesConfigYAML() || len(reg.Spec.Registries) == 0:
+	case len(eds) > 0 || len(entries) == 0 || !anyConfigMapSource(entries) && reg.UsesConfigYAML():
 		_, ds = SourcesFor(reg)
 	case entry != "":
 		n, at := 0, -1
-		for i := range reg.Spec.Registries {
-			if reg.Spec.Registries[i].Name == entry {
+		for i := range entries {
+			if entries[i].c.Name == entry {
 				n, at = n+1, i
 			}
 		}
-		if n != 1 || reg.Spec.Registries[at].HasConfigMapSource() {
+		if n != 1 || entries[at].c.HasConfigMapSource() {
 			return nil
 		}
-		_, ds, _ = entrySource(reg, owner, at)
+		_, ds, _ = entrySource(reg, owner, entries[at])
 	default:
-		for i := range reg.Spec.Registries {
-			if reg.Spec.Registries[i].HasConfigMapSource() {
-				return nil
-			}
+		if anyConfigMapSource(entries) {
+			return nil
 		}
 		_, ds = SourcesFor(reg)
 		ds = append(ds, model.Errorf(model.ReasonNoConfigMapSource, owner, "spec.registries",
@@ -167,11 +221,29 @@ const maxEntryName = 253
 
 // entrySource is the Source of entry i of reg, with the diagnostics of
 // SourcesFor about it; ok is false when the entry gives no Source.
-func entrySource(reg *model.MCPRegistry, owner model.ObjectRef, i int) (Source, model.Diagnostics, bool) {
-	c := &reg.Spec.Registries[i]
-	field := fmt.Sprintf("spec.registries[%d]", i)
+func entrySource(reg *model.MCPRegistry, owner model.ObjectRef, e regEntry) (Source, model.Diagnostics, bool) {
+	c, field := e.c, e.field
 	name := quoteCapped(c.Name, maxEntryName)
+	noun := "entry"
+	if e.yaml {
+		noun = "source"
+	}
 	types := c.SourceTypes()
+	if e.yaml && !c.HasConfigMapSource() {
+		// A source of the registry server's configuration the library
+		// cannot read: ToolHive's registry server reads it itself.
+		switch e.typ {
+		case "":
+			return Source{}, model.Diagnostics{model.Warningf(model.ReasonSourceNotMergeable, owner, field,
+				"source %s sets no data source (file, git, api, managed or kubernetes); nothing to merge", name)}, false
+		case "file":
+			return Source{}, model.Diagnostics{model.Infof(model.ReasonSourceNotMergeable, owner, field+".file",
+				"source %s reads a file that is no ConfigMap key: %s; ToolHive's registry server reads it itself, not mergeable here", name, model.Text(e.unresolved))}, false
+		case "managed", "kubernetes":
+			return Source{}, model.Diagnostics{model.Infof(model.ReasonSourceNotMergeable, owner, field+"."+e.typ,
+				"source %s is a %s source, which ToolHive's registry server keeps itself; not mergeable here", name, e.typ)}, false
+		}
+	}
 	switch {
 	case len(types) == 0:
 		return Source{}, model.Diagnostics{model.Warningf(model.ReasonSourceNotMergeable, owner, field,
@@ -181,7 +253,7 @@ func entrySource(reg *model.MCPRegistry, owner model.ObjectRef, i int) (Source, 
 			"entry %s sets %s; exactly one source is allowed, so it is not merged", name, strings.Join(types, ", "))}, false
 	case !c.HasConfigMapSource():
 		return Source{}, model.Diagnostics{model.Infof(model.ReasonSourceNotMergeable, owner, field+"."+types[0],
-			"entry %s reads from %s, which ToolHive's registry server fetches itself; not mergeable here", name, sourceTypeName(types[0]))}, false
+			"%s %s reads from %s, which ToolHive's registry server fetches itself; not mergeable here", noun, name, sourceTypeName(types[0]))}, false
 	}
 	src := Source{
 		Owner:     owner,
@@ -278,7 +350,8 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 		return Result{}, err
 	}
 	owner := registryOwner(reg)
-	src, ds, ok := entrySource(reg, owner, i)
+	entries, _ := registryEntries(reg, owner)
+	src, ds, ok := entrySource(reg, owner, entries[i])
 	if !ok {
 		// The entry asked for cannot be merged (it sets several sources, as
 		// the API server's validation refuses): there is no result, which

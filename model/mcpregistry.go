@@ -26,12 +26,13 @@ import (
 //   - toolhive.stacklok.dev/v1beta1 (ToolHive v0.47, where v1alpha1 is served
 //     with the same schema): spec.configYAML, the registry server's own
 //     configuration, with volumes, volumeMounts, pgpassSecretRef and
-//     imagePullSecrets. It names no ConfigMap source this library can merge
-//     (see UsesConfigYAML).
+//     imagePullSecrets. Its sources that read a file of a ConfigMap mounted
+//     through volumes and volumeMounts are ConfigMap sources this library
+//     merges (see UsesConfigYAML and ConfigYAMLSources).
 //
 // Every field of both shapes decodes; the ones the library does not
-// interpret (podTemplateSpec, databaseConfig, authConfig, volumes,
-// volumeMounts, apiStatus, storageRef) are kept as raw JSON. MCPRegistry is
+// interpret (podTemplateSpec, databaseConfig, authConfig, and volumes and
+// volumeMounts beyond the ConfigMaps they mount, apiStatus, storageRef) are kept as raw JSON. MCPRegistry is
 // a runtime.Object, so it can go through a scheme or a fake client.
 type MCPRegistry struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -58,9 +59,10 @@ type MCPRegistrySpec struct {
 	Registries []MCPRegistryConfig `json:"registries,omitempty"`
 
 	// ConfigYAML is the registry server's complete config.yaml (v1beta1);
-	// the library does not parse it.
+	// the library reads only its data sources (ConfigYAMLSources).
 	ConfigYAML string `json:"configYAML,omitempty"`
-	// Volumes and VolumeMounts are added to the registry API pod; opaque
+	// Volumes and VolumeMounts are added to the registry API pod; kept raw,
+	// and read by ConfigYAMLSources for the ConfigMaps they mount
 	// (v1beta1).
 	Volumes      []json.RawMessage `json:"volumes,omitempty"`
 	VolumeMounts []json.RawMessage `json:"volumeMounts,omitempty"`
@@ -235,8 +237,8 @@ type SyncStatus struct {
 // UsesConfigYAML reports whether the MCPRegistry has the v1beta1 shape, the
 // registry server's configuration in spec.configYAML instead of a list of
 // sources: its apiVersion is v1beta1, or it sets one of the fields only that
-// shape has and no registries. Such an MCPRegistry names no ConfigMap source
-// for this library to merge.
+// shape has and no registries. Its ConfigMap sources are the file sources
+// of spec.configYAML that ConfigYAMLSources traces to a mounted ConfigMap.
 func (r *MCPRegistry) UsesConfigYAML() bool {
 	if _, v, _ := strings.Cut(r.APIVersion, "/"); v == "v1beta1" {
 		return true

@@ -371,9 +371,9 @@ items:
 	}
 }
 
-// TestMergeV1beta1Registry: ToolHive's v1beta1 MCPRegistry (configYAML) names
-// no ConfigMap source; the CLI says so (NoConfigMapSource, an Error) instead
-// of printing an empty registry.
+// TestMergeV1beta1Registry: a v1beta1 MCPRegistry (configYAML) whose sources
+// include no file of a mounted ConfigMap has nothing to merge; the CLI says so
+// (NoConfigMapSource, an Error) instead of printing an empty registry.
 func TestMergeV1beta1Registry(t *testing.T) {
 	in := `apiVersion: toolhive.stacklok.dev/v1beta1
 kind: MCPRegistry
@@ -383,8 +383,66 @@ spec:
     sources: []
 `
 	code, out, errs := mergeCLI(t, in, "merge", "-f", "-", "--mcpregistry", "r")
-	if code != exitError || out != "" || !strings.Contains(errs, "error NoConfigMapSource MCPRegistry/ns/r spec.configYAML") || !strings.Contains(errs, "names no ConfigMap source") {
+	if code != exitError || out != "" || !strings.Contains(errs, "error NoConfigMapSource MCPRegistry/ns/r spec.configYAML") || !strings.Contains(errs, "none of its sources is a file of a ConfigMap") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
+// TestMergeV1beta1ConfigMapSource: ToolHive v0.47 serves a ConfigMap through
+// configYAML: a file source whose path lies in a volume mount of a ConfigMap
+// volume. The CLI merges that ConfigMap's key with the source's filter; the
+// deepest mount holding the path decides, and a volume's items map paths to
+// keys.
+func TestMergeV1beta1ConfigMapSource(t *testing.T) {
+	entry := func(name, tag string) string {
+		return `{"name":"io.github.example/` + name + `","description":"d","version":"1.0.0","packages":[{"registryType":"oci","identifier":"ghcr.io/example/` + name + `:1.0.0","transport":{"type":"stdio"}}],` +
+			`"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.example":{"ghcr.io/example/` + name + `:1.0.0":{"tags":["` + tag + `"]}}}}}`
+	}
+	in := `apiVersion: v1
+kind: ConfigMap
+metadata: {name: prod-data, namespace: ns}
+data:
+  servers.json: '{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[` + entry("kept", "production") + `,` + entry("dropped", "experimental") + `]}}'
+---
+apiVersion: toolhive.stacklok.dev/v1beta1
+kind: MCPRegistry
+metadata: {name: r, namespace: ns}
+spec:
+  configYAML: |
+    sources:
+      - name: upstream
+        git: {repository: "https://example.com/r.git", path: registry.json}
+      - name: production
+        file: {path: /config/registry/prod/registry.json}
+        filter: {tags: {exclude: ["experimental"]}}
+    registries:
+      - name: default
+        sources: [upstream, production]
+  volumes:
+    - name: other
+      configMap: {name: unrelated}
+    - name: prod
+      configMap:
+        name: prod-data
+        items: [{key: servers.json, path: registry.json}]
+  volumeMounts:
+    - {name: other, mountPath: /config}
+    - {name: prod, mountPath: /config/registry/prod/, readOnly: true}
+`
+	code, out, errs := mergeCLI(t, in, "merge", "-f", "-", "--mcpregistry", "r")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if got := mergedNames(t, out); !slices.Equal(got, []string{"io.github.example/kept"}) {
+		t.Errorf("servers = %q", got)
+	}
+	if !strings.Contains(errs, `info SourceNotMergeable MCPRegistry/ns/r spec.configYAML: sources[0].git: source "upstream" reads from a git repository`) {
+		t.Errorf("no word on the git source:\n%s", errs)
+	}
+	// Named, the git source has nothing to merge.
+	code, _, errs = mergeCLI(t, in, "merge", "-f", "-", "--mcpregistry", "r", "--entry", "upstream")
+	if code != exitError || !strings.Contains(errs, "SourceNotMergeable") {
+		t.Errorf("--entry upstream: exit %d\n%s", code, errs)
 	}
 }
 
