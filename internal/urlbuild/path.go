@@ -65,7 +65,7 @@ func backendPath(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRew
 		return "", err
 	}
 	if !strings.HasPrefix(path, "/") {
-		return "", fmt.Errorf("request path %q is not absolute", path)
+		return "", fmt.Errorf("request path %s is not absolute", quoteCapped(path))
 	}
 	if mod != nil {
 		return *mod.ReplaceFullPath, nil
@@ -85,7 +85,7 @@ func rewriteParts(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRe
 		return "", "", err
 	}
 	if !strings.HasPrefix(path, "/") {
-		return "", "", fmt.Errorf("request path %q is not absolute", path)
+		return "", "", fmt.Errorf("request path %s is not absolute", quoteCapped(path))
 	}
 	if err := compatible(typ, mod); err != nil {
 		return "", "", err
@@ -98,17 +98,17 @@ func rewriteParts(path string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPURLRe
 // that ExternalPath need not read them twice.
 func rewriteCheckedParts(path string, typ gwv1.PathMatchType, value string, mod *gwv1.HTTPPathModifier) (head, tail string, err error) {
 	if !strings.HasPrefix(path, "/") {
-		return "", "", fmt.Errorf("request path %q is not absolute", path)
+		return "", "", fmt.Errorf("request path %s is not absolute", quoteCapped(path))
 	}
 	prefix := strings.TrimRight(value, "/")
 	switch typ {
 	case gwv1.PathMatchExact:
 		if path != value {
-			return "", "", fmt.Errorf("request path %q does not match Exact %q", path, value)
+			return "", "", fmt.Errorf("request path %s does not match Exact %s", quoteCapped(path), quoteCapped(value))
 		}
 	default:
 		if !prefixMatches(prefix, path) {
-			return "", "", fmt.Errorf("request path %q does not match PathPrefix %q", path, value)
+			return "", "", fmt.Errorf("request path %s does not match PathPrefix %s", quoteCapped(path), quoteCapped(value))
 		}
 	}
 	switch {
@@ -152,17 +152,17 @@ func ExternalPath(endpoint string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPU
 	switch {
 	case mod == nil && typ == gwv1.PathMatchExact:
 		if endpoint != value {
-			return "", fmt.Errorf("without a path rewrite the backend receives the request path, and Exact %q only matches %q, not the endpoint path %q", value, value, endpoint)
+			return "", fmt.Errorf("without a path rewrite the backend receives the request path, and Exact %s only matches %s, not the endpoint path %s", quoteCapped(value), quoteCapped(value), quoteCapped(endpoint))
 		}
 		ext = value
 	case mod == nil:
 		if !prefixMatches(prefix, endpoint) {
-			return "", fmt.Errorf("without a path rewrite the backend receives the request path, which is under PathPrefix %q, and the endpoint path %q is not; add a URLRewrite with ReplacePrefixMatch", value, endpoint)
+			return "", fmt.Errorf("without a path rewrite the backend receives the request path, which is under PathPrefix %s, and the endpoint path %s is not; add a URLRewrite with ReplacePrefixMatch", quoteCapped(value), quoteCapped(endpoint))
 		}
 		ext = endpoint
 	case mod.Type == gwv1.FullPathHTTPPathModifier:
 		if *mod.ReplaceFullPath != endpoint {
-			return "", fmt.Errorf("the URLRewrite ReplaceFullPath sends every request to %q, not to the endpoint path %q", *mod.ReplaceFullPath, endpoint)
+			return "", fmt.Errorf("the URLRewrite ReplaceFullPath sends every request to %s, not to the endpoint path %s", quoteCapped(*mod.ReplaceFullPath), quoteCapped(endpoint))
 		}
 		ext = value
 		if typ != gwv1.PathMatchExact {
@@ -178,14 +178,14 @@ func ExternalPath(endpoint string, match *gwv1.HTTPPathMatch, filter *gwv1.HTTPU
 		case strings.HasPrefix(endpoint, repl+"/"):
 			ext = prefix + endpoint[len(repl):]
 		default:
-			return "", fmt.Errorf("the URLRewrite ReplacePrefixMatch sends requests under %q to paths under %q, and the endpoint path %q is not under it", prefixBase(prefix), prefixBase(repl), endpoint)
+			return "", fmt.Errorf("the URLRewrite ReplacePrefixMatch sends requests under %s to paths under %s, and the endpoint path %s is not under it", quoteCapped(prefixBase(prefix)), quoteCapped(prefixBase(repl)), quoteCapped(endpoint))
 		}
 	}
 	// The cases above are exact inverses except at the root, where an empty
 	// remainder and "/" meet; checking forward keeps the promise.
 	if head, tail, err := rewriteCheckedParts(ext, typ, value, mod); err != nil || len(head)+len(tail) != len(endpoint) ||
 		!strings.HasPrefix(endpoint, head) || !strings.HasSuffix(endpoint, tail) {
-		return "", fmt.Errorf("no request path reaches the endpoint path %q: the path %q reaches %q instead", endpoint, ext, head+tail)
+		return "", fmt.Errorf("no request path reaches the endpoint path %s: the path %s reaches %s instead", quoteCapped(endpoint), quoteCapped(ext), quoteCapped(head+tail))
 	}
 	return ext, nil
 }
@@ -240,9 +240,9 @@ func pathMatchOf(m *gwv1.HTTPPathMatch) (gwv1.PathMatchType, string, error) {
 	switch typ {
 	case gwv1.PathMatchExact, gwv1.PathMatchPathPrefix:
 	case gwv1.PathMatchRegularExpression:
-		return "", "", fmt.Errorf("RegularExpression path %q has no single URL path", value)
+		return "", "", fmt.Errorf("RegularExpression path %s has no single URL path", quoteCapped(value))
 	default:
-		return "", "", fmt.Errorf("path match type %q is not one of Exact, PathPrefix", typ)
+		return "", "", fmt.Errorf("path match type %s is not one of Exact, PathPrefix", quoteCapped(string(typ)))
 	}
 	if err := checkPath(value); err != nil {
 		return "", "", fmt.Errorf("%s value: %w", typ, err)
@@ -266,17 +266,17 @@ func pathModifierOf(f *gwv1.HTTPURLRewriteFilter) (*gwv1.HTTPPathModifier, error
 			return nil, errors.New("URLRewrite path type ReplaceFullPath without replaceFullPath")
 		}
 		if !strings.HasPrefix(*m.ReplaceFullPath, "/") {
-			return nil, fmt.Errorf("URLRewrite replaceFullPath %q is not an absolute path", *m.ReplaceFullPath)
+			return nil, fmt.Errorf("URLRewrite replaceFullPath %s is not an absolute path", quoteCapped(*m.ReplaceFullPath))
 		}
 	case gwv1.PrefixMatchHTTPPathModifier:
 		if m.ReplacePrefixMatch == nil {
 			return nil, errors.New("URLRewrite path type ReplacePrefixMatch without replacePrefixMatch")
 		}
 		if r := *m.ReplacePrefixMatch; r != "" && !strings.HasPrefix(r, "/") {
-			return nil, fmt.Errorf("URLRewrite replacePrefixMatch %q is not an absolute path", r)
+			return nil, fmt.Errorf("URLRewrite replacePrefixMatch %s is not an absolute path", quoteCapped(r))
 		}
 	default:
-		return nil, fmt.Errorf("URLRewrite path type %q is not one of ReplaceFullPath, ReplacePrefixMatch", m.Type)
+		return nil, fmt.Errorf("URLRewrite path type %s is not one of ReplaceFullPath, ReplacePrefixMatch", quoteCapped(string(m.Type)))
 	}
 	return m, nil
 }
@@ -355,13 +355,13 @@ var plainPathBytes = func() (t [256]bool) {
 func checkPathFull(p string) error {
 	switch {
 	case !strings.HasPrefix(p, "/"):
-		return fmt.Errorf("%q is not an absolute path", p)
+		return fmt.Errorf("%s is not an absolute path", quoteCapped(p))
 	case len(p) > 1024:
 		return fmt.Errorf("path of %d characters is longer than 1024", len(p))
 	case strings.Contains(p, "//"):
-		return fmt.Errorf("%q contains \"//\"", p)
+		return fmt.Errorf("%s contains \"//\"", quoteCapped(p))
 	case strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/.."):
-		return fmt.Errorf("%q contains a \".\" or \"..\" segment", p)
+		return fmt.Errorf("%s contains a \".\" or \"..\" segment", quoteCapped(p))
 	}
 	for i := 0; i < len(p); i++ {
 		c := p[i]
@@ -370,11 +370,11 @@ func checkPathFull(p string) error {
 		case strings.IndexByte("-/._~!$&'()*+,;=:@", c) >= 0:
 		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
 			if p[i+1] == '2' && (p[i+2] == 'f' || p[i+2] == 'F') {
-				return fmt.Errorf("%q contains an encoded \"/\"", p)
+				return fmt.Errorf("%s contains an encoded \"/\"", quoteCapped(p))
 			}
 			i += 2
 		default:
-			return fmt.Errorf("%q contains %q, which a URL path cannot carry as is", p, c)
+			return fmt.Errorf("%s contains %q, which a URL path cannot carry as is", quoteCapped(p), c)
 		}
 	}
 	return nil

@@ -364,7 +364,7 @@ func appendRulePaths(dst []RulePath, route *gwv1.HTTPRoute, ruleIndex int, opts 
 			// (/.well-known/oauth-protected-resource) in one rule: the
 			// second is metadata, not a server to publish, whether its
 			// path is the URL or leads to the endpoint path.
-			err = fmt.Errorf("path %q is under /.well-known/, where metadata lives (RFC 8615: OAuth protected-resource metadata, RFC 9728, and the like), not an MCP endpoint", p)
+			err = fmt.Errorf("path %s is under /.well-known/, where metadata lives (RFC 8615: OAuth protected-resource metadata, RFC 9728, and the like), not an MCP endpoint", quoteCapped(p))
 		}
 		if err != nil {
 			ds = append(ds, model.Warningf(model.ReasonUnsupportedPathMatch, obj, field()+".path", "%v", err))
