@@ -291,6 +291,10 @@ func (c *urlCheck) receiver(o Origin) (*listenerEntry, bool) {
 // reaches reports whether rq, sent through listener l, reaches the backend
 // at the path it must, and otherwise says where it goes.
 func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientRequest, p string) (model.Diagnostic, bool) {
+	if mc := rt.crowded; mc != nil {
+		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "the listener holds more than "+strconv.Itoa(maxFreeRegex)+" RegularExpression matches that may take any path (no literal prefix), more than the check tests; "+mc.describe()+
+			" is one of those untested, and may take it"+pendingNote(*mc, o)), false
+	}
 	for _, mc := range rt.may {
 		if !c.serves(mc, rq) {
 			return c.diag(model.ReasonShadowedByRoute, o, rq, p, mc.describe()+

@@ -104,6 +104,9 @@ func (ix *Index) RouteRequest(gateway types.NamespacedName, port int32, protocol
 		out = rt.win.routed()
 	}
 	out.MayTake = routedAll(rt.may)
+	if rt.crowded != nil {
+		out.MayTake = append(out.MayTake, rt.crowded.routed())
+	}
 	if rt.vhostOK && (!rt.ok || rt.vhost != rt.win) {
 		out.MayTake = append(out.MayTake, rt.vhost.routed())
 	}
@@ -435,6 +438,9 @@ func (g *routeGroup) finish() {
 		slices.SortFunc(g.big.regex, func(a, b cand) int {
 			return cmp.Or(compareRouteNames(a.r.route, b.r.route), cmp.Compare(a.m.rule, b.m.rule), cmp.Compare(a.m.match, b.m.match))
 		})
+		if len(g.big.regex) > smallGroup {
+			g.big.indexRegex()
+		}
 	}
 	if len(g.cands) <= smallGroup {
 		return
@@ -524,6 +530,18 @@ func (g *routeGroup) chainBest(head int32) *chainBest {
 type groupIndex struct {
 	regex   []cand
 	indexed bool
+	// rePrefix indexes regex, when it holds more than smallGroup matches,
+	// by the literal prefix every path a match takes starts with
+	// (regexp.LiteralPrefix of the anchored expression), so that a request
+	// is tested only against the matches its path can meet: reLens are the
+	// prefixes' lengths, ascending, and reFree the matches with none (an
+	// expression starting with ".*", or one that does not compile). When
+	// more than maxFreeRegex have none, crowded is the first of the others:
+	// the check tests maxFreeRegex and withholds the URL (see routing).
+	rePrefix map[string][]int32
+	reLens   []int
+	reFree   []int32
+	crowded  *cand
 	// last gives, by type rank, the index in cands of the last match of
 	// each value; next[i] is the index of the match of the same type and
 	// value before cands[i], -1 for none.
@@ -559,6 +577,64 @@ func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) int32 {
 		return at
 	}
 	return -1
+}
+
+// maxFreeRegex is the most RegularExpression matches without a literal
+// prefix a request is tested against on one group: each may take any path,
+// so more would make the check of every URL on the listener proportional to
+// them (and the check of all URLs quadratic).
+const maxFreeRegex = 64
+
+// indexRegex fills rePrefix, reLens, reFree and crowded (see groupIndex).
+func (x *groupIndex) indexRegex() {
+	x.rePrefix = make(map[string][]int32)
+	for i, c := range x.regex {
+		prefix := ""
+		if c.m.re != nil {
+			prefix, _ = c.m.re.LiteralPrefix()
+		}
+		if prefix == "" {
+			x.reFree = append(x.reFree, int32(i))
+			continue
+		}
+		if _, seen := x.rePrefix[prefix]; !seen {
+			x.reLens = append(x.reLens, len(prefix))
+		}
+		x.rePrefix[prefix] = append(x.rePrefix[prefix], int32(i))
+	}
+	slices.Sort(x.reLens)
+	x.reLens = slices.Compact(x.reLens)
+	if len(x.reFree) > maxFreeRegex {
+		x.crowded = &x.regex[x.reFree[maxFreeRegex]]
+		x.reFree = x.reFree[:maxFreeRegex]
+	}
+}
+
+// mayTakeIndexed returns the RegularExpression matches of an indexed group
+// that may take the request, in the group's order: those whose literal
+// prefix the path starts with, and those without one.
+func (x *groupIndex) mayTakeIndexed(req *Request, may []cand) []cand {
+	var at []int32
+	for _, i := range x.reFree {
+		if x.regex[i].m.mayTake(req) {
+			at = append(at, i)
+		}
+	}
+	for _, n := range x.reLens {
+		if n > len(req.Path) {
+			break
+		}
+		for _, i := range x.rePrefix[req.Path[:n]] {
+			if x.regex[i].m.mayTake(req) {
+				at = append(at, i)
+			}
+		}
+	}
+	slices.Sort(at)
+	for _, i := range at {
+		may = append(may, x.regex[i])
+	}
+	return may
 }
 
 // regexCands returns the RegularExpression matches of the group.
@@ -619,9 +695,13 @@ func (g *routeGroup) bestOf(i int32, req *Request) (cand, bool) {
 // RegularExpression matches that may take it instead.
 func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 	var may []cand
-	for _, c := range g.regexCands() {
-		if c.m.mayTake(req) {
-			may = append(may, c)
+	if g.big != nil && g.big.rePrefix != nil {
+		may = g.big.mayTakeIndexed(req, may)
+	} else {
+		for _, c := range g.regexCands() {
+			if c.m.mayTake(req) {
+				may = append(may, c)
+			}
 		}
 	}
 	if g.big == nil || !g.big.indexed {
@@ -665,6 +745,10 @@ type routing struct {
 	vhostOK bool
 	// may are the RegularExpression matches that may take the request.
 	may []cand
+	// crowded, when not nil, is a RegularExpression match of a group
+	// looked at that holds more than maxFreeRegex without a literal prefix,
+	// past those tested: it may take the request, untested.
+	crowded *cand
 	// methodFree reports that no group looked at has a match with a method
 	// condition (or a RegularExpression): the request routes the same
 	// whatever its method.
@@ -684,6 +768,9 @@ func (l *listenerEntry) route(req *Request, home *routeGroup) routing {
 		out.methodFree = out.methodFree && !g.methods
 		c, may, ok := g.route(req)
 		out.may = append(out.may, may...)
+		if g.big != nil && g.big.crowded != nil && out.crowded == nil {
+			out.crowded = g.big.crowded
+		}
 		if first && l.vhosts == nil {
 			// Without a listener hostname the intersected hostnames are the
 			// route's: the virtual host is the first group.
