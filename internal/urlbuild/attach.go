@@ -388,8 +388,9 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 	// with many listeners: listeners sharing a hostname share it, so the
 	// work is per distinct hostname, not per listener.
 	var byHostname map[string]intersection
-	for li := range g.listeners {
-		l := &g.listeners[li]
+	ls := g.selected(key)
+	for li := range ls {
+		l := &ls[li]
 		var hosts []string
 		var anyHost, ok bool
 		if r, hit := byHostname[l.hostname]; hit && l.selectable(key) {
@@ -570,6 +571,24 @@ func (l *listenerEntry) matches(dst []string, key parentKey, routeHostnames []gw
 	n := len(dst)
 	dst, anyHost := intersect(dst, routeHostnames, l.hostname)
 	return dst, anyHost, anyHost || len(dst) > n
+}
+
+// selected returns the listeners of the Gateway a parentRef may select: with
+// a sectionName, those of that name (the listeners are sorted by name, so
+// they lie together, found by binary search: a route naming its listener
+// costs no walk over a Gateway's many); without one, all.
+func (g *gatewayEntry) selected(key parentKey) []listenerEntry {
+	if key.section == "" {
+		return g.listeners
+	}
+	lo, _ := slices.BinarySearchFunc(g.listeners, key.section, func(l listenerEntry, name string) int {
+		return strings.Compare(l.name, name)
+	})
+	hi := lo
+	for hi < len(g.listeners) && g.listeners[hi].name == key.section {
+		hi++
+	}
+	return g.listeners[lo:hi:hi]
 }
 
 // selectable reports whether the parentRef selects the listener and it can

@@ -961,8 +961,9 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 			} else if g = ix.gateway(key.namespace, key.name); g == nil || !routeAcceptance(r, key).competes() {
 				continue
 			}
-			for li := range g.listeners {
-				l := &g.listeners[li]
+			ls := g.selected(key)
+			for li := range ls {
+				l := &ls[li]
 				// A listener whose port, protocol and hostname another one
 				// (first by name) has receives no requests: it gets no routes.
 				if !l.selectable(key) || l.mark == *mark || !l.receives || !l.mayAdmit(r.Namespace, g.namespace, &routeNS) {
