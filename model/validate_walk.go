@@ -438,7 +438,15 @@ type validator struct {
 	// facts is what the walk learnt on the way that normalising the entry
 	// needs next (see walkFacts).
 	facts walkFacts
+	// fails counts the problems found: past maxEntryProblems they are
+	// counted, not formatted (an entry of a million repeated tags would
+	// otherwise cost a million messages before any cap).
+	fails int
 }
+
+// maxEntryProblems is the most problems of one entry a validator formats;
+// one more diagnostic says that others are not listed.
+const maxEntryProblems = 1000
 
 // walkFacts records what a validator's walk of an entry found that
 // NormalizeWith would otherwise look up with walks of its own: whether every
@@ -541,6 +549,15 @@ func (v *validator) labelText() string {
 // fail adds an InvalidEntry error at the current path whose message is the
 // server's label, the path and what is wrong with it.
 func (v *validator) fail(format string, args ...any) {
+	v.fails++
+	switch {
+	case v.fails == maxEntryProblems+1:
+		v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, v.prefix,
+			"%sfurther problems of this entry are not listed (at most %d are)", Text(v.labelText()), maxEntryProblems))
+		return
+	case v.fails > maxEntryProblems:
+		return
+	}
 	rel := v.pathString()
 	v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, joinField(v.prefix, rel),
 		"%s%s %s", Text(v.labelText()), rel, Sprintf(format, args...)))
