@@ -759,7 +759,24 @@ func appendRemote(b []byte, typ, url string) []byte {
 // copy preferred (it may carry headers), sorted by type and URL.
 func (d *draft) allRemotes() []model.Remote {
 	out := slices.Clone(d.sourceRemotes())
+	type typeURL struct{ typ, url string }
+	var seen map[typeURL]bool
+	if len(out)+len(d.remotes) > 16 {
+		// Many resources enriching one source entry bring many remotes: a
+		// set keeps adding them linear.
+		seen = make(map[typeURL]bool, len(out)+len(d.remotes))
+		for _, o := range out {
+			seen[typeURL{o.Type, o.URL}] = true
+		}
+	}
 	for _, r := range d.remotes {
+		if seen != nil {
+			if k := (typeURL{r.Type, r.URL}); !seen[k] {
+				seen[k] = true
+				out = append(out, model.Remote{Type: r.Type, URL: r.URL})
+			}
+			continue
+		}
 		if !slices.ContainsFunc(out, func(o model.Remote) bool { return o.Type == r.Type && o.URL == r.URL }) {
 			out = append(out, model.Remote{Type: r.Type, URL: r.URL})
 		}
