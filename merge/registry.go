@@ -3,6 +3,7 @@ package merge
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,8 +24,13 @@ func ConfigMapEntry(reg *model.MCPRegistry, entry string) (int, error) {
 	if reg == nil {
 		return -1, errors.New("no MCPRegistry given (nil)")
 	}
+	return readEntries(reg).index(reg, entry)
+}
+
+// index is ConfigMapEntry over the entries es read of reg.
+func (es *regEntries) index(reg *model.MCPRegistry, entry string) (int, error) {
 	ref := model.Ref(model.KindMCPRegistry, &reg.ObjectMeta)
-	entries, _ := registryEntries(reg, registryOwner(reg))
+	entries := es.list
 	one, what, list := "entry", "entries", "spec.registries"
 	if reg.UsesConfigYAML() {
 		one, what, list = "source", "sources", "spec.configYAML"
@@ -73,27 +79,38 @@ type regEntry struct {
 	yaml            bool
 }
 
-// registryEntries returns the entries of reg: spec.registries, or, for the
-// v1beta1 shape, the sources of spec.configYAML, with a NoConfigMapSource
-// warning when configYAML does not parse.
-func registryEntries(reg *model.MCPRegistry, owner model.ObjectRef) ([]regEntry, model.Diagnostics) {
+// regEntries are the entries of an MCPRegistry, read once for all that a
+// merge asks of them (configYAML is parsed then).
+type regEntries struct {
+	owner model.ObjectRef
+	list  []regEntry
+	// ds is the NoConfigMapSource warning of a configYAML that does not
+	// parse (list is then empty).
+	ds model.Diagnostics
+}
+
+// readEntries reads the entries of reg: spec.registries, or, for the
+// v1beta1 shape, the sources of spec.configYAML.
+func readEntries(reg *model.MCPRegistry) *regEntries {
+	es := &regEntries{owner: registryOwner(reg)}
 	if !reg.UsesConfigYAML() {
-		out := make([]regEntry, len(reg.Spec.Registries))
+		es.list = make([]regEntry, len(reg.Spec.Registries))
 		for i := range reg.Spec.Registries {
-			out[i] = regEntry{c: &reg.Spec.Registries[i], field: fmt.Sprintf("spec.registries[%d]", i)}
+			es.list[i] = regEntry{c: &reg.Spec.Registries[i], field: fmt.Sprintf("spec.registries[%d]", i)}
 		}
-		return out, nil
+		return es
 	}
 	srcs, err := reg.ConfigYAMLSources()
 	if err != nil {
-		return nil, model.Diagnostics{model.Warningf(model.ReasonNoConfigMapSource, owner, "spec.configYAML",
+		es.ds = model.Diagnostics{model.Warningf(model.ReasonNoConfigMapSource, es.owner, "spec.configYAML",
 			"%s; nothing is merged for the MCPRegistry", model.Text(err.Error()))}
+		return es
 	}
-	out := make([]regEntry, len(srcs))
+	es.list = make([]regEntry, len(srcs))
 	for i := range srcs {
-		out[i] = regEntry{c: &srcs[i].Config, field: srcs[i].Field, typ: srcs[i].Type, unresolved: srcs[i].Unresolved, yaml: true}
+		es.list[i] = regEntry{c: &srcs[i].Config, field: srcs[i].Field, typ: srcs[i].Type, unresolved: srcs[i].Unresolved, yaml: true}
 	}
-	return out, nil
+	return es
 }
 
 func orNone(s []string) string {
@@ -123,8 +140,12 @@ func SourcesFor(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
 	if reg == nil {
 		return nil, nil
 	}
-	owner := registryOwner(reg)
-	entries, ds := registryEntries(reg, owner)
+	return readEntries(reg).sources(reg)
+}
+
+// sources is SourcesFor over the entries es read of reg.
+func (es *regEntries) sources(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
+	owner, entries, ds := es.owner, es.list, slices.Clone(es.ds)
 	switch {
 	case len(ds) > 0:
 		return nil, ds
@@ -171,16 +192,12 @@ func anyConfigMapSource(entries []regEntry) bool {
 // named entry, names no ConfigMap source: SourcesFor's diagnostics of the
 // object or of that entry, as Errors. nil when that is not why
 // ConfigMapEntry found no entry to merge.
-func noConfigMapSource(reg *model.MCPRegistry, entry string) model.Diagnostics {
-	if reg == nil {
-		return nil
-	}
-	owner := registryOwner(reg)
-	entries, eds := registryEntries(reg, owner)
+func noConfigMapSource(reg *model.MCPRegistry, es *regEntries, entry string) model.Diagnostics {
+	owner, entries := es.owner, es.list
 	var ds model.Diagnostics
 	switch {
-	case len(eds) > 0 || len(entries) == 0 || !anyConfigMapSource(entries) && reg.UsesConfigYAML():
-		_, ds = SourcesFor(reg)
+	case len(es.ds) > 0 || len(entries) == 0 || !anyConfigMapSource(entries) && reg.UsesConfigYAML():
+		_, ds = es.sources(reg)
 	case entry != "":
 		n, at := 0, -1
 		for i := range entries {
@@ -196,7 +213,7 @@ func noConfigMapSource(reg *model.MCPRegistry, entry string) model.Diagnostics {
 		if anyConfigMapSource(entries) {
 			return nil
 		}
-		_, ds = SourcesFor(reg)
+		_, ds = es.sources(reg)
 		ds = append(ds, model.Errorf(model.ReasonNoConfigMapSource, owner, "spec.registries",
 			"no entry of the MCPRegistry has a ConfigMap source (configMapRef or configMapSelector); nothing to merge"))
 	}
@@ -338,20 +355,23 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	if err := checkGeneratedBy(opts); err != nil {
 		return Result{}, err
 	}
-	i, err := ConfigMapEntry(reg, entry)
+	if reg == nil {
+		return Result{}, errors.New("no MCPRegistry given (nil)")
+	}
+	es := readEntries(reg)
+	i, err := es.index(reg, entry)
 	if err != nil {
 		// An MCPRegistry, or the entry asked for, that names no ConfigMap
 		// source is a fact about the object, diagnosed as SourcesFor does,
 		// and an Error: there is no result. An entry that cannot be found
 		// is the caller's to fix: the error.
-		if ds := noConfigMapSource(reg, entry); len(ds) > 0 {
+		if ds := noConfigMapSource(reg, es, entry); len(ds) > 0 {
 			return Result{Diagnostics: ds}, nil
 		}
 		return Result{}, err
 	}
-	owner := registryOwner(reg)
-	entries, _ := registryEntries(reg, owner)
-	src, ds, ok := entrySource(reg, owner, entries[i])
+	owner := es.owner
+	src, ds, ok := entrySource(reg, owner, es.list[i])
 	if !ok {
 		// The entry asked for cannot be merged (it sets several sources, as
 		// the API server's validation refuses): there is no result, which
@@ -369,7 +389,7 @@ func ForRegistry(reg *model.MCPRegistry, entry string, configMaps []*corev1.Conf
 	// entry (a configMapRef without a name, an Error in SourcesFor, which
 	// the API server stores as name "") stops only its own merge: here it is
 	// a Warning, as an entry with several sources or none already is.
-	_, all := SourcesFor(reg)
+	_, all := es.sources(reg)
 	if len(all) > 0 {
 		for k := range all {
 			if all[k].Severity == model.SeverityError {

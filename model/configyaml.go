@@ -29,9 +29,10 @@ type ConfigYAMLSource struct {
 	Unresolved string
 }
 
-// maxConfigYAMLItems bounds the sources, volumes and volume mounts read
-// from one MCPRegistry: resolving a file compares it with every mount, so
-// the work stays under this squared.
+// maxConfigYAMLItems bounds the sources, volumes, volume mounts and the
+// items of ConfigMap volumes read from one MCPRegistry: resolving a file
+// compares it with every mount and the items of one volume, so the work
+// stays under this squared.
 const maxConfigYAMLItems = 1000
 
 // registryServerConfig is the part of the registry server's configuration
@@ -90,6 +91,7 @@ func (r *MCPRegistry) ConfigYAMLSources() ([]ConfigYAMLSource, error) {
 		return nil, fmt.Errorf("spec.configYAML, spec.volumes or spec.volumeMounts holds more than %d items", maxConfigYAMLItems)
 	}
 	volumes := make(map[string]*corev1.ConfigMapVolumeSource, len(r.Spec.Volumes))
+	items := 0
 	for i, raw := range r.Spec.Volumes {
 		var v corev1.Volume
 		if err := json.Unmarshal(raw, &v); err != nil {
@@ -97,6 +99,11 @@ func (r *MCPRegistry) ConfigYAMLSources() ([]ConfigYAMLSource, error) {
 		}
 		if _, seen := volumes[v.Name]; !seen {
 			volumes[v.Name] = v.ConfigMap
+		}
+		if v.ConfigMap != nil {
+			if items += len(v.ConfigMap.Items); items > maxConfigYAMLItems {
+				return nil, fmt.Errorf("spec.volumes holds more than %d ConfigMap items", maxConfigYAMLItems)
+			}
 		}
 	}
 	mounts := make([]corev1.VolumeMount, len(r.Spec.VolumeMounts))
@@ -142,7 +149,7 @@ func (r *MCPRegistry) ConfigYAMLSources() ([]ConfigYAMLSource, error) {
 // container holds, through the deepest volume mount that holds the path.
 func resolveFile(file string, volumes map[string]*corev1.ConfigMapVolumeSource, mounts []corev1.VolumeMount) (name, key, why string) {
 	file = path.Clean(file)
-	best, rel := -1, ""
+	best, bestLen, rel := -1, -1, ""
 	for i := range mounts {
 		m := &mounts[i]
 		mp := path.Clean(m.MountPath)
@@ -158,13 +165,12 @@ func resolveFile(file string, volumes map[string]*corev1.ConfigMapVolumeSource, 
 		default:
 			continue
 		}
-		if best < 0 || len(mp) > len(path.Clean(mounts[best].MountPath)) {
-			best, rel = i, r
+		if len(mp) > bestLen {
+			best, bestLen, rel = i, len(mp), r
 		}
 	}
-	quoted := Sprintf("%q", file)
 	if best < 0 {
-		return "", "", string(quoted) + " lies in no volume mount (spec.volumeMounts)"
+		return "", "", string(Sprintf("%q lies in no volume mount (spec.volumeMounts)", file))
 	}
 	m := &mounts[best]
 	cm := volumes[m.Name]

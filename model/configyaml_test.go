@@ -88,6 +88,8 @@ registries:
 		{Spec: MCPRegistrySpec{ConfigYAML: "sources: [unclosed"}},
 		{Spec: MCPRegistrySpec{ConfigYAML: "sources: []", Volumes: []json.RawMessage{raw(`{"name":1}`)}}},
 		{Spec: MCPRegistrySpec{ConfigYAML: "sources:" + strings.Repeat("\n  - name: x", maxConfigYAMLItems+1)}},
+		{Spec: MCPRegistrySpec{ConfigYAML: "sources: []", Volumes: []json.RawMessage{raw(`{"name":"v","configMap":{"name":"c","items":[` +
+			strings.TrimSuffix(strings.Repeat(`{"key":"k","path":"p"},`, maxConfigYAMLItems+1), ",") + `]}}`)}}},
 	} {
 		if _, err := bad.ConfigYAMLSources(); err == nil {
 			t.Errorf("no error for %.60q", bad.Spec.ConfigYAML)

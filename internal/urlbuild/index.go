@@ -307,17 +307,8 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	})
 	g.notReady = gatewayNotReady(gw)
 	for i := range g.listeners {
-		g.listeners[i].notReady = listenerNotReady(gw, g.listeners[i].name)
-	}
-	for _, sl := range gw.Spec.Listeners {
-		if sl.Protocol != gwv1.HTTPSProtocolType || sl.TLS == nil || sl.TLS.Mode == nil || *sl.TLS.Mode != gwv1.TLSModePassthrough {
-			continue
-		}
-		for i := range g.listeners {
-			if l := &g.listeners[i]; l.name == string(sl.Name) && l.protocol == gwv1.HTTPSProtocolType {
-				l.notReady = joinReasons(passthroughReason, l.notReady)
-			}
-		}
+		// What the spec says (newListenerEntry), then what the status says.
+		g.listeners[i].notReady = joinReasons(g.listeners[i].notReady, listenerNotReady(gw, g.listeners[i].name))
 	}
 	markSharedPorts(g.listeners)
 	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)
@@ -476,6 +467,9 @@ func newListenerEntry(l gwv1.Listener) listenerEntry {
 		e.scheme = "http"
 	case gwv1.HTTPSProtocolType:
 		e.scheme = "https"
+		if l.TLS != nil && l.TLS.Mode != nil && *l.TLS.Mode == gwv1.TLSModePassthrough {
+			e.notReady = passthroughReason
+		}
 	}
 	ar := DefaultAllowedRoutes(l)
 	e.from = *ar.Namespaces.From
