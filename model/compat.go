@@ -453,21 +453,21 @@ func countNoun(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// EmptyRegistryDiagnostic is the EmptyRegistry error a verb reports on obj
-// when the document it would write has no server; why says what emptied it
+// EmptyRegistryDiagnostic is the EmptyRegistry warning a verb reports on
+// obj when the document it writes has no server; why says what emptied it
 // (for example "the filter removed all 3 servers").
 func EmptyRegistryDiagnostic(obj ObjectRef, field, why string) Diagnostic {
-	return Errorf(ReasonEmptyRegistry, obj, field,
-		"the registry document has no server (%s); ToolHive's registry server refuses an empty registry and keeps serving the servers it had, so the registry would silently stop changing", why)
+	return Warningf(ReasonEmptyRegistry, obj, field,
+		"the registry document has no server (%s); ToolHive's registry server refuses an empty registry and keeps serving the servers it had", why)
 }
 
 // CheckServerCompat reports what ToolHive's registry server would refuse or
 // change silently in a document that passes the upstream rules, without
-// changing r: no server at all (EmptyRegistry) and a publisher-provided
-// _meta over opts' limit (MetaTooLarge) or a repeated package
-// (DuplicatePackage), each of which fails the whole sync, are Errors; a
-// repeated remote (DuplicateRemote) and a _meta number a float64 changes
-// (InexactNumber) are Warnings. It is what `mcpreg validate` adds to
+// changing r: a publisher-provided _meta over opts' limit (MetaTooLarge) or
+// a repeated package (DuplicatePackage), each of which fails the whole
+// sync, are Errors; no server at all (EmptyRegistry), a repeated remote
+// (DuplicateRemote) and a _meta number a float64 changes (InexactNumber)
+// are Warnings. It is what `mcpreg validate` adds to
 // ValidateRegistry; documents the library writes pass it.
 func CheckServerCompat(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 	var ds Diagnostics

@@ -252,7 +252,7 @@ func TestThroughFloat64(t *testing.T) {
 }
 
 // TestConvertEmpty: a document without servers converts to an empty one,
-// with an EmptyRegistry error that says why.
+// with an EmptyRegistry warning that says why.
 func TestConvertEmpty(t *testing.T) {
 	for _, tt := range []struct{ in, why string }{
 		{`{"data":{"servers":[]}}`, "the input has no server entry"},
@@ -263,7 +263,7 @@ func TestConvertEmpty(t *testing.T) {
 			t.Fatalf("%s: want an empty registry", tt.in)
 		}
 		got := ds.WithReason(ReasonEmptyRegistry)
-		if d := cmp.Diff(1, len(got)); d != "" || got[0].Severity != SeverityError || got[0].Field != "data.servers" || !strings.Contains(got[0].Message, "("+tt.why+")") {
+		if d := cmp.Diff(1, len(got)); d != "" || got[0].Severity != SeverityWarning || got[0].Field != "data.servers" || !strings.Contains(got[0].Message, "("+tt.why+")") {
 			t.Errorf("%s: %v", tt.in, ds)
 		}
 	}
@@ -297,7 +297,7 @@ func TestCheckServerCompat(t *testing.T) {
 		t.Errorf("messages: %v", got)
 	}
 	empty, _ := Parse([]byte(`{"data":{"servers":[]}}`), ParseOptions{Source: compatObj})
-	if e := CheckServerCompat(empty, compatObj, NormalizeOptions{}); len(e) != 1 || e[0].Reason != ReasonEmptyRegistry || e[0].Severity != SeverityError {
+	if e := CheckServerCompat(empty, compatObj, NormalizeOptions{}); len(e) != 1 || e[0].Reason != ReasonEmptyRegistry || e[0].Severity != SeverityWarning {
 		t.Errorf("empty: %v", e)
 	}
 }

@@ -116,11 +116,10 @@ const (
 // Reasons about documents ToolHive's registry server would refuse or rewrite
 // although they pass the upstream schema.
 const (
-	// ReasonEmptyRegistry (Error) says a document with no server would be
-	// written. ToolHive's registry server refuses such a document and keeps
-	// serving the servers it had, so publishing it freezes the registry.
-	// The document is still returned; the command line exits 1 instead of
-	// printing it.
+	// ReasonEmptyRegistry (Warning) says the document has no server. It is
+	// a valid registry document, and it is written; but ToolHive's registry
+	// server refuses one and keeps serving the servers it had, so a caller
+	// that publishes to it should hold the previous document instead.
 	ReasonEmptyRegistry Reason = "EmptyRegistry"
 	// ReasonMetaTooLarge (Warning) says an entry was dropped because its
 	// publisher-provided _meta, measured as the registry server measures it,

@@ -223,14 +223,18 @@ func TestManifestInputs(t *testing.T) {
 // TestValidateServerCompat: validate also reports what ToolHive's registry
 // server refuses in a document the upstream rules accept.
 func TestValidateServerCompat(t *testing.T) {
-	for _, tt := range []struct{ doc, want string }{
-		{`{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[]}}`, "error EmptyRegistry File/(stdin) data.servers"},
+	for _, tt := range []struct {
+		doc, want string
+		code      int
+	}{
+		// Valid, but the server would refuse it: a warning.
+		{`{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[]}}`, "warning EmptyRegistry File/(stdin) data.servers", exitOK},
 		{`{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[{"name":"io.ex/aa","description":"d","version":"1.0.0","packages":[` +
 			`{"registryType":"npm","identifier":"a","version":"1.0.0","transport":{"type":"stdio"}},{"registryType":"npm","identifier":"a","version":"1.0.0","transport":{"type":"stdio"}}]}]}}`,
-			"error DuplicatePackage File/(stdin) data.servers[0].packages[1]"},
+			"error DuplicatePackage File/(stdin) data.servers[0].packages[1]", exitError},
 	} {
 		r := invoke(t, tt.doc, "validate", "-")
-		if r.code != exitError || !strings.Contains(r.stderr, tt.want) {
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("exit %d, stderr:\n%s\nwant %q", r.code, r.stderr, tt.want)
 		}
 	}

@@ -263,9 +263,10 @@ func report(e *env, c *common, ds model.Diagnostics) {
 }
 
 // emit prints a registry document and the diagnostics and picks the exit
-// status. A document that comes with an Error is not printed; one without
-// servers (EmptyRegistry) is such a case, since ToolHive's registry server
-// would refuse it and a pipeline must not publish it.
+// status. A document that comes with an Error is not printed. A document
+// without servers is printed (exit 0) with its EmptyRegistry warning: it is
+// a valid registry, and the warning is there for whoever publishes it to
+// ToolHive's registry server, which refuses an empty one.
 func emit(e *env, c *common, doc []byte, ds model.Diagnostics) int {
 	var write func(io.Writer) error
 	if doc != nil {

@@ -142,8 +142,8 @@ func TestMergeSelectorForm(t *testing.T) {
 	// Tags.
 	code, out, errs = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
 		"--selector", "toolhive.stacklok.dev/registry=true", "--include-tag", "db")
-	if code != exitError || out != "" || !strings.Contains(errs, "error EmptyRegistry ConfigMapSelector/toolhive-system/toolhive.stacklok.dev/registry=true: the registry document has no server (the filter removed all 4)") {
-		t.Errorf("exit %d, stdout %q; want exit 1, no document and EmptyRegistry (no server has tags):\n%s", code, out, errs)
+	if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "warning EmptyRegistry ConfigMapSelector/toolhive-system/toolhive.stacklok.dev/registry=true: the registry document has no server (the filter removed all 4)") {
+		t.Errorf("exit %d, stdout %q; want exit 0, an empty document and EmptyRegistry (no server has tags):\n%s", code, out, errs)
 	}
 	code, out, _ = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system",
 		"--selector", "toolhive.stacklok.dev/registry=true", "--exclude-tag", "db")
@@ -151,10 +151,10 @@ func TestMergeSelectorForm(t *testing.T) {
 		t.Errorf("exit %d, servers %q; want all four", code, mergedNames(t, out))
 	}
 
-	// Another key and namespace select nothing: an empty registry, which
-	// ToolHive's registry server would refuse: exit 1, nothing printed.
+	// Another key and namespace select nothing: an empty registry, printed
+	// with NoConfigMapsSelected and the EmptyRegistry warning; exit 0.
 	code, out, errs = mergeCLI(t, "", "merge", "-f", dir, "--namespace", "default", "--selector", "a=b", "--key", "other.json")
-	if code != exitError || out != "" || !strings.Contains(errs, "NoConfigMapsSelected") || !strings.Contains(errs, "error EmptyRegistry") {
+	if code != exitOK || !strings.Contains(out, `"servers": []`) || !strings.Contains(errs, "warning NoConfigMapsSelected") || !strings.Contains(errs, "warning EmptyRegistry") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }
@@ -167,7 +167,7 @@ func TestMergeSelectorSyntax(t *testing.T) {
 	data := []string{"io.github.stacklok/github-mcp", "io.github.stacklok/snowflake-mcp"}
 	tests := []struct {
 		selector string
-		want     []string // nil: nothing selected, exit 1
+		want     []string // nil: nothing selected, an empty document
 	}{
 		{"team!=data", platform},
 		{"toolhive.stacklok.dev/registry=true,team!=platform", data},
@@ -180,8 +180,8 @@ func TestMergeSelectorSyntax(t *testing.T) {
 		t.Run(tt.selector, func(t *testing.T) {
 			code, out, errs := mergeCLI(t, "", "merge", "-f", dir, "--namespace", "toolhive-system", "--selector", tt.selector)
 			if tt.want == nil {
-				if code != exitError || out != "" || !strings.Contains(errs, "NoConfigMapsSelected") {
-					t.Errorf("exit %d, want 1 and NoConfigMapsSelected\n%s\n%s", code, out, errs)
+				if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "NoConfigMapsSelected") {
+					t.Errorf("exit %d, want 0, no server and NoConfigMapsSelected\n%s\n%s", code, out, errs)
 				}
 				return
 			}
@@ -333,7 +333,7 @@ spec:
 
 	// The chosen entry merges; the same registry given twice is one match.
 	code, out, errs = mergeCLI(t, "", "merge", "-f", twoNamespaces, "-f", twoNamespaces, "--mcpregistry", "reg", "--namespace", "a", "--entry", "two")
-	if code != exitError || out != "" || !strings.Contains(errs, "ConfigMap a/cm not found") || !strings.Contains(errs, "error EmptyRegistry MCPRegistry/a/reg spec.registries[1]") {
+	if code != exitOK || len(mergedNames(t, out)) != 0 || !strings.Contains(errs, "ConfigMap a/cm not found") || !strings.Contains(errs, "warning EmptyRegistry MCPRegistry/a/reg spec.registries[1]") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 	if code, _, _ := mergeCLI(t, "", "merge", "-h"); code != exitOK {

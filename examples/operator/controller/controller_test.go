@@ -525,6 +525,33 @@ func TestRelabelledConfigMapLeavesTheRegistry(t *testing.T) {
 	h.sameAsFullMerge(t, "reg-b")
 }
 
+// When the last selected ConfigMap goes, the merge is an empty registry:
+// the output ConfigMap keeps the previous document (ToolHive's registry
+// server would refuse the empty one and keep serving the old anyway), and
+// the EmptyRegistry warning becomes an Event on the MCPRegistry.
+func TestEmptyRegistryKeepsThePreviousDocument(t *testing.T) {
+	h := start(t)
+	cm := configMap(h.ns, "only", map[string]string{"team": "solo"}, "alpha")
+	h.create(t, cm, registry(h.ns, "solo", map[string]string{"team": "solo"}))
+	h.output(t, "solo", "alpha")
+
+	h.update(t, cm, func(cm *corev1.ConfigMap) { cm.Labels["team"] = "gone" })
+	eventually(t, "Warning EmptyRegistry", func() error {
+		var list eventsv1.EventList
+		if err := h.c.List(context.Background(), &list, client.InNamespace(h.ns)); err != nil {
+			return err
+		}
+		for _, e := range list.Items {
+			if e.Type == corev1.EventTypeWarning && e.Reason == "EmptyRegistry" && e.Regarding.Kind == "MCPRegistry" && e.Regarding.Name == "solo" {
+				return nil
+			}
+		}
+		return fmt.Errorf("%d events, none EmptyRegistry on MCPRegistry/solo", len(list.Items))
+	})
+	h.quiet(t)
+	h.output(t, "solo", "alpha")
+}
+
 // A status write that loses a race (409 Conflict: the object changed since
 // it was read) is retried on a fresh read, and its conditions, including a
 // failure's, pass the API server's validation.

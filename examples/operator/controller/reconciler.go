@@ -143,7 +143,12 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		in := merge.SyncInputFor(src, output, res.Hash, now)
 		in.Trigger, in.LastTrigger = trigger, lastTrigger
 		decision := merge.DecideSync(in)
-		if decision.Sync && res.Registry != nil && !res.Diagnostics.HasErrors() {
+		// An empty registry is a valid document, but ToolHive's registry
+		// server refuses it and keeps serving what it had: the output
+		// ConfigMap keeps the previous document instead, and the
+		// EmptyRegistry warning is an Event on the MCPRegistry.
+		empty := len(res.Diagnostics.WithReason(model.ReasonEmptyRegistry)) > 0
+		if decision.Sync && res.Registry != nil && !res.Diagnostics.HasErrors() && !empty {
 			// The document is rendered only now, when it is to be written:
 			// it is proportional to the whole registry, the rest of an
 			// incremental merge to what changed.
