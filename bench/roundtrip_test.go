@@ -28,10 +28,11 @@ import (
 // publisher-provided block (numbers through float64), "$schema" is set when
 // missing, remotes come back in (type, URL) order, packages by version,
 // newest first, and _meta is always there. The property: mcpreg's canonical
-// form of a document, passed through the server and canonicalised again,
-// is the same document, except for what the README lists as the server's
-// own rewrites (package order, number spelling, an empty _meta), and the
-// server stores the same thing for both.
+// form of a document (each entry as written, repeated packages and remotes
+// settled), passed through the server and canonicalised again, is the same
+// document, except for what the README lists as the server's own rewrites
+// ("$schema" added, remote and package order, number spelling, an empty
+// _meta), and the server stores the same thing for both.
 
 // serverModel returns the servers of an upstream document as the registry
 // server stores and lists them, in a new upstream document.
@@ -83,7 +84,8 @@ func serverModel(t tb, doc []byte) []byte {
 
 // documentView is a document as compared across the round trip: decoded
 // (so numbers are float64 and key order does not count), with each
-// server's packages as a set and an empty _meta as none.
+// server's packages and remotes as sets, an empty _meta as none and a
+// missing "$schema" as the one the server adds.
 func documentView(t tb, doc []byte) []any {
 	t.Helper()
 	var v struct {
@@ -99,12 +101,17 @@ func documentView(t tb, doc []byte) []any {
 		if m, ok := s[model.KeyMeta].(map[string]any); ok && len(m) == 0 {
 			delete(s, model.KeyMeta)
 		}
-		if ps, ok := s[model.KeyPackages].([]any); ok {
-			slices.SortFunc(ps, func(a, b any) int {
-				x, _ := json.Marshal(a)
-				y, _ := json.Marshal(b)
-				return bytes.Compare(x, y)
-			})
+		if _, ok := s[model.KeySchema]; !ok {
+			s[model.KeySchema] = regmodel.CurrentSchemaURL
+		}
+		for _, key := range []string{model.KeyPackages, model.KeyRemotes} {
+			if list, ok := s[key].([]any); ok {
+				slices.SortFunc(list, func(a, b any) int {
+					x, _ := json.Marshal(a)
+					y, _ := json.Marshal(b)
+					return bytes.Compare(x, y)
+				})
+			}
 		}
 		out[i] = s
 	}
@@ -189,14 +196,36 @@ func TestRoundTripThroughServer(t *testing.T) {
 		if got := len(ds.WithReason(model.ReasonInexactNumber)) > 0; got != inexact {
 			t.Fatalf("InexactNumber %v, want %v: %v", got, inexact, ds)
 		}
-		for _, s := range reg.Servers {
-			if _, ok := s.Get(model.KeySchema); !ok {
-				t.Fatalf("server %s without $schema", s.Name())
+		// Each entry as written: "$schema" only where the input had it,
+		// and the remotes in their order, later repeats removed.
+		for i, s := range reg.Servers {
+			if _, ok := s.Get(model.KeySchema); ok != strings.Contains(entries[i], `"$schema"`) {
+				t.Fatalf("server %s: $schema %v, in the input %v", s.Name(), ok, !ok)
 			}
-			if !slices.IsSortedFunc(s.Remotes(), func(a, b model.Remote) int {
-				return cmp.Or(strings.Compare(a.Type, b.Type), strings.Compare(a.URL, b.URL))
+			var in struct{ Remotes []model.Remote }
+			if err := json.Unmarshal([]byte(entries[i]), &in); err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			for _, r := range in.Remotes {
+				if k := r.Type + " " + r.URL; !slices.Contains(want, k) {
+					want = append(want, k)
+				}
+			}
+			var got []string
+			for _, r := range s.Remotes() {
+				got = append(got, r.Type+" "+r.URL)
+			}
+			// A remote another server claimed first is removed
+			// (DuplicateRemoteURL); the others keep their order.
+			kept := slices.DeleteFunc(slices.Clone(want), func(k string) bool { return !slices.Contains(got, k) })
+			if !slices.Equal(got, kept) {
+				t.Fatalf("server %s: remotes %q, want %q (the input's order, repeats removed)", s.Name(), got, kept)
+			}
+			if len(got) < len(want) && !slices.ContainsFunc(ds.WithReason(model.ReasonDuplicateRemoteURL), func(d model.Diagnostic) bool {
+				return strings.HasPrefix(d.Field, fmt.Sprintf("data.servers[%d]", i))
 			}) {
-				t.Fatalf("server %s: remotes out of order", s.Name())
+				t.Fatalf("server %s: remotes %q of %q lost without DuplicateRemoteURL: %v", s.Name(), got, want, ds)
 			}
 		}
 

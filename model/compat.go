@@ -2,7 +2,6 @@ package model
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -312,13 +311,8 @@ func appendArray(dst []byte, els []json.RawMessage) []byte {
 	return append(dst, ']')
 }
 
-func compareRemote(a, b Remote) int {
-	return cmp.Or(strings.Compare(a.Type, b.Type), strings.Compare(a.URL, b.URL))
-}
-
 // canonicalRemotes removes each remote repeating the (type, URL) of an
-// earlier one and orders the rest by type, then URL (byte order), the order
-// the registry server lists them in.
+// earlier one; the others keep their order.
 func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 	raw, ok := s.Get(KeyRemotes)
 	if !ok || jsonx.Kind(raw) != '[' {
@@ -351,45 +345,26 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 			"server %q: remote %d removed: it repeats the type %q and URL %s of remote %d, which is kept as the first; ToolHive's registry server would keep one of them without a word; %s",
 			abbreviate(s.Name()), i, abbreviate(r.Type), Text(QuoteURL(r.URL)), j, lost(rs[j].Raw, r.Raw)))
 	}
-	if len(keep) == len(rs) && slices.IsSortedFunc(keep, compareRemote) {
-		return ds
+	if len(keep) < len(rs) {
+		s.SetRemotes(keep)
 	}
-	slices.SortStableFunc(keep, compareRemote)
-	s.SetRemotes(keep)
 	return ds
 }
 
-// ensureSchema makes "$schema" the entry's first member when it has none.
-// An entry still written as the bytes it was read from keeps them, the
-// member written before them (see Server.textSchema): a large merge then
-// still copies each entry once instead of writing it member by member.
-func ensureSchema(s *Server) {
-	if _, ok := s.Get(KeySchema); ok {
-		return
-	}
-	if !s.rawText || s.memberCount() == 0 {
-		s.rawText = false
-	} else {
-		s.textSchema = true
-	}
-	s.unpack()
-	s.members = slices.Insert(s.members, 0, jsonx.Member{Key: KeySchema, Value: json.RawMessage(serverSchemaLiteral)})
-}
-
-// Canonicalize puts a valid entry in the form ToolHive's registry server
-// keeps as it is: "$schema" set when missing (ServerSchemaURL, first);
-// packages repeating an earlier package's (registryType, identifier,
-// transport type) removed with DuplicatePackage; remotes repeating an
-// earlier remote's (type, URL) removed with DuplicateRemote and the rest
-// ordered by type, then URL. The first copy is kept: it is the one the
-// publisher listed first. It warns with InexactNumber about numbers of the
+// Canonicalize settles in a valid entry what ToolHive's registry server
+// would refuse or drop without a word: packages repeating an earlier
+// package's (registryType, identifier, transport type) removed with
+// DuplicatePackage; remotes repeating an earlier remote's (type, URL)
+// removed with DuplicateRemote. The first copy is kept: it is the one the
+// publisher listed first. Everything else is left as written, in its order. It warns with InexactNumber about numbers of the
 // publisher-provided _meta the server would change, and drops the entry
 // (ok false) with MetaTooLarge when that block is over opts' limit. s is
 // changed in place; fields are named under field.
 //
-// What the server still rewrites is left alone: it lists packages by
-// version, newest first, spells numbers as encoding/json does (2.0 as 2)
-// and adds an empty _meta.
+// What the server rewrites is left alone, so that an entry passes through
+// as written: it adds "$schema" when missing, lists remotes by type, then
+// URL, and packages by version, newest first, spells numbers as
+// encoding/json does (2.0 as 2) and adds an empty _meta.
 func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
 	return canonicalize(s, obj, field, opts, nil)
 }
@@ -420,7 +395,6 @@ func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions,
 			abbreviate(s.Name()), size, opts.maxMetaSize()))
 		return false, ds
 	}
-	ensureSchema(s)
 	if facts == nil || facts.packages >= 2 {
 		ds = append(ds, dedupePackages(s, obj, field)...)
 	}

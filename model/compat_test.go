@@ -123,8 +123,6 @@ func canon(t *testing.T, entry string) (string, bool, Diagnostics) {
 	return string(s.AppendJSON(nil)), ok, ds
 }
 
-const schemaMember = `"$schema":"` + ServerSchemaURL + `",`
-
 func TestCanonicalize(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -133,9 +131,9 @@ func TestCanonicalize(t *testing.T) {
 		diags []string // reason, field and a part of the message
 	}{
 		{
-			name:  "$schema added first",
+			name:  "no $schema is added",
 			entry: `{"name":"io.ex/a","version":"1"}`,
-			want:  `{` + schemaMember + `"name":"io.ex/a","version":"1"}`,
+			want:  `{"name":"io.ex/a","version":"1"}`,
 		},
 		{
 			name:  "$schema kept as written",
@@ -143,9 +141,9 @@ func TestCanonicalize(t *testing.T) {
 			want:  `{"name":"io.ex/a","$schema":"https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json"}`,
 		},
 		{
-			name:  "remotes ordered by type then URL",
+			name:  "remotes keep their order",
 			entry: `{"$schema":"x","name":"io.ex/a","remotes":[{"type":"streamable-http","url":"https://b.ex/mcp"},{"type":"sse","url":"https://z.ex/sse"},{"type":"streamable-http","url":"https://a.ex/mcp","headers":[{"name":"X"}]}]}`,
-			want:  `{"$schema":"x","name":"io.ex/a","remotes":[{"type":"sse","url":"https://z.ex/sse"},{"type":"streamable-http","url":"https://a.ex/mcp","headers":[{"name":"X"}]},{"type":"streamable-http","url":"https://b.ex/mcp"}]}`,
+			want:  `{"$schema":"x","name":"io.ex/a","remotes":[{"type":"streamable-http","url":"https://b.ex/mcp"},{"type":"sse","url":"https://z.ex/sse"},{"type":"streamable-http","url":"https://a.ex/mcp","headers":[{"name":"X"}]}]}`,
 		},
 		{
 			name:  "a repeated remote: the first copy is kept, what the second loses is said",

@@ -7,7 +7,7 @@ package model
 // uses AppendJSON. The bytes alias the data the entry was read from: do not
 // modify them.
 func (s *Server) JSONText() (text []byte, ok bool) {
-	if s == nil || !s.rawText || s.textSchema {
+	if s == nil || !s.rawText {
 		return nil, false
 	}
 	return s.raw, true

@@ -119,8 +119,8 @@ func mutateDoc(t *rapid.T, doc []byte) []byte {
 func serverState(s *Server) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name %q origin %q %d raw %q text %q\n", s.name, s.origin, s.originIndex, s.raw, s.text())
-	fmt.Fprintf(&b, "indexed %v bigNumbers %v inexact %v textOK %v compact %v textSchema %v\n",
-		s.indexed, s.bigNumbers, s.inexact, s.textOK, s.compact, s.textSchema)
+	fmt.Fprintf(&b, "indexed %v bigNumbers %v inexact %v textOK %v compact %v\n",
+		s.indexed, s.bigNumbers, s.inexact, s.textOK, s.compact)
 	for _, m := range s.allMembers() {
 		fmt.Fprintf(&b, "%q: %q\n", m.Key, m.Value)
 	}

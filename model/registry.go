@@ -193,7 +193,6 @@ func (r *Registry) writeJSON(w io.Writer) {
 	buf = append(buf, `},"data":{"servers":`...)
 	_, _ = w.Write(buf)
 	comma, open, closing := []byte{','}, []byte{'['}, []byte{']'}
-	var schemaPrefix []byte
 	write(open)
 	// The servers of a large document lie scattered in memory, and what
 	// each holds is read from memory, not the cache. Read one after
@@ -202,27 +201,19 @@ func (r *Registry) writeJSON(w io.Writer) {
 	// the waits overlap.
 	const batch = 32
 	var texts [batch][]byte
-	var schema [batch]bool
 	servers := r.present()
 	for start := 0; start < len(servers); start += batch {
 		group := servers[start:min(start+batch, len(servers))]
 		for j, s := range group {
-			texts[j], schema[j] = s.text(), s.textSchema
+			texts[j] = s.text()
 		}
 		for j, s := range group {
 			if start+j > 0 {
 				write(comma)
 			}
-			switch text := texts[j]; {
-			case text != nil && schema[j]:
-				if schemaPrefix == nil {
-					schemaPrefix = []byte(schemaMemberPrefix)
-				}
-				write(schemaPrefix)
-				write(text[1:])
-			case text != nil:
+			if text := texts[j]; text != nil {
 				write(text)
-			default:
+			} else {
 				buf = s.AppendJSON(buf[:0])
 				write(buf)
 			}

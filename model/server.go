@@ -102,11 +102,6 @@ type Server struct {
 	// large merge is then one copy per entry. (A flag rather than a second
 	// slice of the same bytes: a pointer less in every entry of a merge.)
 	rawText bool
-	// textSchema is set when text lacks the "$schema" member that members
-	// start with (added by Canonicalize): text is then written after
-	// schemaMemberPrefix, without its own "{". (The flags are kept
-	// together, at the end: a Server of a large merge is one of many.)
-	textSchema bool
 	// fused is set when the scan's lean reading accepted every member it
 	// reads (leanKey) that is an object or an array, and none of them has
 	// been set or deleted since: leanEntry need not read them again.
@@ -188,10 +183,6 @@ func (s *Server) unpack() {
 	}
 	s.members, s.packed = ms, nil
 }
-
-// schemaMemberPrefix is what an entry whose first member is "$schema" set
-// to ServerSchemaURL starts with, up to the next member.
-const schemaMemberPrefix = `{"` + KeySchema + `":` + serverSchemaLiteral + `,`
 
 // NewServer returns an entry with $schema, name, description and version set.
 func NewServer(name, description, version string) *Server {
@@ -489,7 +480,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 	if key == KeyName {
 		s.name, _ = jsonx.String(value)
 	}
-	s.rawText, s.textSchema = false, false
+	s.rawText = false
 	if leanKey(key) {
 		s.fused = false
 	}
@@ -509,7 +500,7 @@ func (s *Server) Set(key string, value json.RawMessage) {
 
 // Delete removes a top-level key.
 func (s *Server) Delete(key string) {
-	s.rawText, s.textSchema = false, false
+	s.rawText = false
 	if leanKey(key) {
 		s.fused = false
 	}
@@ -762,10 +753,6 @@ func (s *Server) AppendJSON(dst []byte) []byte {
 		return append(dst, "null"...)
 	}
 	if text := s.text(); text != nil {
-		if s.textSchema {
-			dst = append(dst, schemaMemberPrefix...)
-			return append(dst, text[1:]...)
-		}
 		return append(dst, text...)
 	}
 	dst = append(dst, '{')
@@ -823,9 +810,6 @@ func (s *Server) fromRaw(value []byte) bool {
 // of the members' values (enough to size a buffer).
 func (s *Server) compactLen(exact bool) int {
 	if text := s.text(); text != nil {
-		if s.textSchema {
-			return len(schemaMemberPrefix) + len(text) - 1
-		}
 		return len(text)
 	}
 	n := 2 // braces

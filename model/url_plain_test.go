@@ -138,14 +138,15 @@ func TestRemoteURLsPlainAgrees(t *testing.T) {
 	})
 }
 
-// TestEnsureSchemaKeepsText checks that an entry still written as the
-// bytes it was read from, given "$schema" by Canonicalize, is written as the
-// member-by-member serialisation writes it, by AppendJSON, WriteTo and
-// compactLen alike, and that a later change falls back to the members.
-func TestEnsureSchemaKeepsText(t *testing.T) {
-	doc := `{"version":"1.0.0","meta":{"last_updated":"2024-01-01T00:00:00Z"},"data":{"servers":[` +
-		`{"name":"io.example/aa","description":"a","version":"1.0.0","remotes":[{"type":"sse","url":"https://a.example.com/"}]},` +
-		`{"$schema":"` + ServerSchemaURL + `","name":"io.example/bb","description":"b","version":"1.0.0"}]}}`
+// TestFinishKeepsEntriesAsWritten: an entry passes through as written: no
+// "$schema" is added, its remotes keep their order, and an entry read from
+// compact text is still written as that text, one copy.
+func TestFinishKeepsEntriesAsWritten(t *testing.T) {
+	entries := []string{
+		`{"name":"io.example/aa","description":"a","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://b.example.com/mcp"},{"type":"sse","url":"https://a.example.com/sse"}],"x-unknown":{"k":[1,2.50]}}`,
+		`{"$schema":"` + ServerSchemaURL + `","name":"io.example/bb","description":"b","version":"1.0.0"}`,
+	}
+	doc := `{"version":"1.0.0","meta":{"last_updated":"2024-01-01T00:00:00Z"},"data":{"servers":[` + strings.Join(entries, ",") + `]}}`
 	r, ds := Parse([]byte(doc), ParseOptions{})
 	if r == nil || len(ds) > 0 {
 		t.Fatalf("Parse: %v", ds)
@@ -156,33 +157,30 @@ func TestEnsureSchemaKeepsText(t *testing.T) {
 	if d := Finish(r, ObjectRef{}); len(d) > 0 {
 		t.Fatalf("Finish: %v", d)
 	}
-	if !r.Servers[0].textSchema {
-		t.Fatal("the first entry lost its text")
+	if !r.Servers[0].rawText {
+		t.Error("the first entry lost its text")
 	}
-	for _, s := range r.Servers {
-		plain := s.Clone()
-		plain.rawText, plain.textSchema = false, false
-		want := string(plain.AppendJSON(nil))
-		if got := string(s.AppendJSON(nil)); got != want {
-			t.Errorf("AppendJSON:\n got %s\nwant %s", got, want)
+	for i, s := range r.Servers {
+		if got := string(s.AppendJSON(nil)); got != entries[i] {
+			t.Errorf("entry %d:\n got %s\nwant %s", i, got, entries[i])
 		}
-		if s.compactLen(true) != len(want) {
-			t.Errorf("compactLen %d, want %d", s.compactLen(true), len(want))
+		if s.compactLen(true) != len(entries[i]) {
+			t.Errorf("compactLen %d, want %d", s.compactLen(true), len(entries[i]))
 		}
 	}
 	var b strings.Builder
 	if _, err := r.WriteTo(&b); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := b.String(), string(r.AppendJSON(nil)); got != want || !strings.Contains(got, `{"$schema":"`+ServerSchemaURL+`","name":"io.example/aa"`) {
+	if got, want := b.String(), string(r.AppendJSON(nil)); got != want || !strings.Contains(got, `"servers":[`+strings.Join(entries, ",")+`]`) {
 		t.Errorf("WriteTo:\n got %s\nwant %s", got, want)
 	}
 	s := r.Servers[0]
 	s.SetDescription("changed")
-	if s.rawText || s.textSchema {
+	if s.rawText {
 		t.Fatal("Set kept the text")
 	}
-	if got := string(s.AppendJSON(nil)); !strings.HasPrefix(got, `{"$schema":"`+ServerSchemaURL+`","name":"io.example/aa","description":"changed"`) {
+	if got := string(s.AppendJSON(nil)); !strings.HasPrefix(got, `{"name":"io.example/aa","description":"changed"`) {
 		t.Errorf("after Set: %s", got)
 	}
 }

@@ -448,7 +448,7 @@ spec:
 
 // TestMergeErrorExitsOne: an Error diagnostic makes the verb exit 1 and write
 // no document, even when the library still returns one. Two ConfigMaps of
-// ~600 KB each merge into a registry over the 1 MiB a ConfigMap holds:
+// ~650 KB each merge into a registry over the 1 MiB a ConfigMap holds:
 // OutputTooLarge, an Error.
 func TestMergeErrorExitsOne(t *testing.T) {
 	dir := t.TempDir()
@@ -457,7 +457,7 @@ func TestMergeErrorExitsOne(t *testing.T) {
 		"spec:\n  registries:\n    - name: all\n      configMapSelector:\n        matchLabels:\n          reg: \"true\"\n")
 	for _, cm := range []string{"a", "b"} {
 		var servers []string
-		for i := range 2600 {
+		for i := range 3000 {
 			servers = append(servers, `{"name":"io.example.`+cm+`/server-`+strings.Repeat("x", 40)+"-"+strconv.Itoa(i)+`","description":"`+strings.Repeat("d", 90)+`","version":"1.0.0"}`)
 		}
 		doc := `{"version":"1.0.0","meta":{"last_updated":"2024-01-01T00:00:00Z"},"data":{"servers":[` + strings.Join(servers, ",") + `]}}`
