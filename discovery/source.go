@@ -13,7 +13,7 @@ import (
 // normalised image reference first, then the same repository. When several entries match equally well, the first by name
 // (then by content) is taken, so the choice does not depend on input order.
 type sourceIndex struct {
-	exact  map[string][]*model.Server // normalised image reference
+	exact  map[string][]*model.Server // normalised image reference (ImageRef.identity)
 	repo   map[string][]*model.Server // image repository
 	remote map[string][]*model.Server // normalised remote URL
 }
@@ -31,7 +31,7 @@ func newSourceIndex(reg *model.Registry) *sourceIndex {
 	for _, s := range servers {
 		for _, id := range s.PackageIdentifiers("oci") {
 			if ref, ok := ParseImage(id); ok {
-				ix.exact[ref.String()] = appendOnce(ix.exact[ref.String()], s)
+				ix.exact[ref.identity()] = appendOnce(ix.exact[ref.identity()], s)
 				ix.repo[ref.Repository] = appendOnce(ix.repo[ref.Repository], s)
 			}
 		}
@@ -70,7 +70,7 @@ func (ix *sourceIndex) match(r *resource) (*model.Server, string) {
 		if !ok {
 			return nil, ""
 		}
-		if l := ix.exact[ref.String()]; len(l) > 0 {
+		if l := ix.exact[ref.identity()]; len(l) > 0 {
 			return l[0], "image"
 		}
 		if l := ix.repo[ref.Repository]; len(l) > 0 {
@@ -118,6 +118,17 @@ func (r ImageRef) String() string {
 		s += "@" + r.Digest
 	}
 	return s
+}
+
+// identity is what two references naming the same image share: the
+// repository and the digest when there is one (a runtime pulling by digest
+// ignores a tag beside it, so "x:v2@sha256:…" is the image "x@sha256:…"
+// is), else the repository and the tag.
+func (r ImageRef) identity() string {
+	if r.Digest != "" {
+		return r.Repository + "@" + r.Digest
+	}
+	return r.Repository + ":" + r.Tag
 }
 
 // ParseImage normalises an image reference. It is lenient (it does not check

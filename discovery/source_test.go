@@ -48,7 +48,9 @@ func TestSourceMatch(t *testing.T) {
 		{"name": "z.example/latest", "image": "ghcr.io/a/server:latest", "description": "d"},
 		{"name": "b.example/v2", "image": "ghcr.io/a/server:v2", "description": "d"},
 		{"name": "a.example/v2-too", "image": "ghcr.io/a/server:v2", "description": "d"},
-		{"name": "c.example/remote", "url": "https://Remote.Example/mcp", "description": "d"}
+		{"name": "c.example/remote", "url": "https://Remote.Example/mcp", "description": "d"},
+		{"name": "y.example/pinned", "image": "ghcr.io/a/server@sha256:11", "description": "d"},
+		{"name": "x.example/pinned-tagged", "image": "ghcr.io/a/server:v1@sha256:22", "description": "d"}
 	]}`)
 	reg, ds := model.Parse(src, model.ParseOptions{})
 	if reg == nil || len(ds) > 0 {
@@ -63,6 +65,13 @@ func TestSourceMatch(t *testing.T) {
 		{model.KindMCPServer, "ghcr.io/a/server:v2", "", "a.example/v2-too", "image"},
 		{model.KindMCPServer, "ghcr.io/a/server:v3", "", "a.example/v2-too", "repository"},
 		{model.KindMCPServer, "ghcr.io/a/server@sha256:00", "", "a.example/v2-too", "repository"},
+		// A digest names the image whatever the tag beside it says.
+		{model.KindMCPServer, "ghcr.io/a/server@sha256:11", "", "y.example/pinned", "image"},
+		{model.KindMCPServer, "ghcr.io/a/server:v2@sha256:11", "", "y.example/pinned", "image"},
+		{model.KindMCPServer, "ghcr.io/a/server@sha256:22", "", "x.example/pinned-tagged", "image"},
+		{model.KindMCPServer, "ghcr.io/a/server:v9@sha256:22", "", "x.example/pinned-tagged", "image"},
+		{model.KindMCPServer, "ghcr.io/a/server:v1", "", "a.example/v2-too", "repository"},
+		{model.KindMCPServer, "ghcr.io/a/server:v2@sha256:33", "", "a.example/v2-too", "repository"},
 		{model.KindMCPServer, "ghcr.io/a/other:v2", "", "", ""},
 		{model.KindMCPServer, "", "", "", ""},
 		{model.KindMCPRemoteProxy, "", "https://remote.example/mcp", "c.example/remote", "remote URL"},
