@@ -109,7 +109,6 @@ func TestCompatEdgeCases(t *testing.T) {
 		{name: "key-with-namespace", in: `{"servers":{"io.github.acme/fetch":{` + img + `}}}`, check: sameEntries},
 		{name: "name-overrides-key", in: `{"servers":{"fetch":{"name":"com.acme/web-fetch",` + img + `}}}`, check: sameEntries},
 		{name: "http-transport-urls", in: `{"servers":{"a":{` + img + `,"transport":"sse","target_port":9090},"b":{"image":"x:1","description":"d","transport":"streamable-http"}}}`, check: sameEntries},
-		{name: "remote-without-transport", in: `{"remote_servers":{"fetch":{"url":"https://mcp.example.com/mcp","description":"d"}}}`, check: sameEntries},
 		{name: "case-insensitive-fields", in: `{"servers":{"fetch":{"Image":"x:1","DESCRIPTION":"d","Name":"com.acme/f"}}}`, check: sameEntries},
 		{name: "repeated-field-last-wins", in: `{"servers":{"fetch":{"image":"x:1","image":"x:2","description":"d"}}}`, check: sameEntries},
 		{name: "invalid-utf8", in: "{\"servers\":{\"fetch\":{\"image\":\"x:1\",\"description\":\"d\xff\"}}}", check: sameEntries},
@@ -145,6 +144,20 @@ func TestCompatEdgeCases(t *testing.T) {
 			}},
 
 		// Deliberate differences.
+		{name: "remote-without-transport", in: `{"remote_servers":{"fetch":{"url":"https://mcp.example.com/mcp","description":"d"}}}`,
+			check: func(t *testing.T, r edgeResult) {
+				// ToolHive writes a remote of type "", which its validator
+				// refuses; mcpreg writes its default remote type and says so.
+				if len(r.th) != 1 || !strings.Contains(fmt.Sprint(r.th[0]), "remotes:[map[type: url:") {
+					t.Errorf("ToolHive: %v", r.th)
+				}
+				if len(r.reg.Servers) != 1 || !strings.Contains(mcpregJSON(r), `"remotes":[{"type":"streamable-http","url":"https://mcp.example.com/mcp"}]`) {
+					t.Errorf("mcpreg: %s", mcpregJSON(r))
+				}
+				if wantReasons(t, r.ds, model.ReasonInvalidEntry); len(r.ds) == 1 && (r.ds[0].Severity != model.SeverityInfo || r.ds[0].Field != "remote_servers[fetch].transport") {
+					t.Errorf("diagnostics: %v", r.ds)
+				}
+			}},
 		{name: "bare-name", in: `{"servers":{"fetch":{"name":"web-fetch",` + img + `}}}`,
 			check: func(t *testing.T, r edgeResult) {
 				sameEntries(t, r) // after namespacing ToolHive's bare name

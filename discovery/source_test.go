@@ -48,7 +48,7 @@ func TestSourceMatch(t *testing.T) {
 		{"name": "z.example/latest", "image": "ghcr.io/a/server:latest", "description": "d"},
 		{"name": "b.example/v2", "image": "ghcr.io/a/server:v2", "description": "d"},
 		{"name": "a.example/v2-too", "image": "ghcr.io/a/server:v2", "description": "d"},
-		{"name": "c.example/remote", "url": "https://Remote.Example/mcp", "description": "d"},
+		{"name": "c.example/remote", "url": "https://Remote.Example/mcp", "transport": "sse", "description": "d"},
 		{"name": "y.example/pinned", "image": "ghcr.io/a/server@sha256:11", "description": "d"},
 		{"name": "x.example/pinned-tagged", "image": "ghcr.io/a/server:v1@sha256:22", "description": "d"}
 	]}`)

@@ -286,10 +286,23 @@ func publisherMeta(key string, ext serverExtensions) json.RawMessage {
 	return append(b, "}}}"...)
 }
 
-func convertImage(key string, raw json.RawMessage, namespace string) (*Server, string, error) {
+// conversionNotes is what a conversion changed in an entry without losing
+// anything, for the Info that says so.
+type conversionNotes struct {
+	// tierWas is the tier as written when fixTier respelled it.
+	tierWas string
+	// transport is the remote type given to a remote entry without one.
+	transport string
+}
+
+// defaultRemoteTransport is the type of a remote entry that names none:
+// ToolHive's default for a remote server (MCPRemoteProxy's spec.transport).
+const defaultRemoteTransport = "streamable-http"
+
+func convertImage(key string, raw json.RawMessage, namespace string) (*Server, conversionNotes, error) {
 	var m legacyImage
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, "", fmt.Errorf("cannot read container server entry: %v", err)
+		return nil, conversionNotes{}, fmt.Errorf("cannot read container server entry: %v", err)
 	}
 	tierWas := m.fixTier()
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
@@ -307,7 +320,7 @@ func convertImage(key string, raw json.RawMessage, namespace string) (*Server, s
 	}
 	pkg := ociPackage{RegistryType: "oci", Identifier: m.Image, Transport: t}
 	if i := slices.Index(m.EnvVars, nil); i >= 0 {
-		return nil, "", fmt.Errorf("env_vars[%d] is null", i)
+		return nil, conversionNotes{}, fmt.Errorf("env_vars[%d] is null", i)
 	}
 	for _, ev := range m.EnvVars {
 		pkg.EnvironmentVariables = append(pkg.EnvironmentVariables, keyValueInput{
@@ -321,29 +334,34 @@ func convertImage(key string, raw json.RawMessage, namespace string) (*Server, s
 		Args: m.Args, Provenance: m.Provenance, DockerTags: m.DockerTags, ProxyPort: m.ProxyPort,
 		Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
 	}))
-	return s, tierWas, nil
+	return s, conversionNotes{tierWas: tierWas}, nil
 }
 
-func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, string, error) {
+func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, conversionNotes, error) {
 	var m legacyRemote
 	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, "", fmt.Errorf("cannot read remote server entry: %v", err)
+		return nil, conversionNotes{}, fmt.Errorf("cannot read remote server entry: %v", err)
 	}
-	tierWas := m.fixTier()
+	notes := conversionNotes{tierWas: m.fixTier()}
+	if m.Transport == "" {
+		// ToolHive's converter would write a remote of type "", which the
+		// upstream schema refuses; the list shorthand's items rarely say.
+		m.Transport, notes.transport = defaultRemoteTransport, defaultRemoteTransport
+	}
 	if m.URL != "" {
 		// The URL is the server, and a key of its _meta too: an entry whose
 		// URL the URL policy refuses is not converted at all.
 		if err := checkRemoteURL(m.URL, nil); err != nil { // a legacy remote declares no variables
-			return nil, "", urlError{err}
+			return nil, conversionNotes{}, urlError{err}
 		}
 	}
 	s := newConvertedServer(&m.legacyBase, legacyName(m.Name, key, namespace))
 	t := transport{Type: m.Transport, URL: m.URL}
 	if i := slices.Index(m.Headers, nil); i >= 0 {
-		return nil, "", fmt.Errorf("headers[%d] is null", i)
+		return nil, conversionNotes{}, fmt.Errorf("headers[%d] is null", i)
 	}
 	if i := slices.Index(m.EnvVars, nil); i >= 0 {
-		return nil, "", fmt.Errorf("env_vars[%d] is null", i)
+		return nil, conversionNotes{}, fmt.Errorf("env_vars[%d] is null", i)
 	}
 	for _, h := range m.Headers {
 		t.Headers = append(t.Headers, keyValueInput{
@@ -357,7 +375,7 @@ func convertRemote(key string, raw json.RawMessage, namespace string) (*Server, 
 		Metadata: m.Metadata, CustomMetadata: m.CustomMetadata, OAuthConfig: m.OAuthConfig,
 		EnvVars: m.EnvVars, ProxyPort: m.ProxyPort, Stateless: m.Stateless, ToolDefinitions: m.ToolDefinitions,
 	}))
-	return s, tierWas, nil
+	return s, notes, nil
 }
 
 // urlError is a legacy remote entry refused for its URL (InvalidURL).
@@ -440,12 +458,12 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			continue
 		}
 		var s *Server
-		var tierWas string
+		var notes conversionNotes
 		var err error
 		if remote {
-			s, tierWas, err = convertRemote(m.Key, m.Value, c.opts.namespace())
+			s, notes, err = convertRemote(m.Key, m.Value, c.opts.namespace())
 		} else {
-			s, tierWas, err = convertImage(m.Key, m.Value, c.opts.namespace())
+			s, notes, err = convertImage(m.Key, m.Value, c.opts.namespace())
 		}
 		if err != nil {
 			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
@@ -454,7 +472,7 @@ func (c *legacyCollector) convertMap(raw json.RawMessage, path string, remote bo
 			continue
 		}
 		if c.add(s, field) {
-			c.noteTier(s, tierWas, field)
+			c.note(s, notes, field)
 		}
 	}
 }
@@ -554,10 +572,14 @@ func parseList(data []byte, opts ParseOptions) (*Registry, Diagnostics) {
 	return parseLegacy(data, opts)
 }
 
-// noteTier reports a tier fixTier respelled, for the server s converted from
-// field.
-func (c *legacyCollector) noteTier(s *Server, was, field string) {
-	if was != "" && c.lim.ok(ReasonInvalidEntry, SeverityInfo) {
+// note reports what the conversion of field into the server s changed
+// without losing anything: a tier fixTier respelled, a remote type given.
+func (c *legacyCollector) note(s *Server, notes conversionNotes, field string) {
+	if notes.transport != "" && c.lim.ok(ReasonInvalidEntry, SeverityInfo) {
+		c.ds = append(c.ds, Infof(ReasonInvalidEntry, c.opts.Source, c.opts.field(field+".transport"),
+			"server %q: no transport given; the remote is written with type %q, ToolHive's default for a remote server", s.Name(), notes.transport))
+	}
+	if was := notes.tierWas; was != "" && c.lim.ok(ReasonInvalidEntry, SeverityInfo) {
 		// An Info: nothing is lost, and ToolHive's schemas get the spelling
 		// they require.
 		c.ds = append(c.ds, Infof(ReasonInvalidEntry, c.opts.Source, c.opts.field(field+".tier"),
@@ -570,7 +592,7 @@ func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
 	els, _ := jsonx.Elements(raw)
 	for i, el := range els {
 		field := fmt.Sprintf("%s[%d]", path, i)
-		s, tierWas, err := convertListItem(el, c.opts.namespace())
+		s, notes, err := convertListItem(el, c.opts.namespace())
 		if err != nil {
 			if r := skipReason(err); c.lim.ok(r, SeverityWarning) {
 				c.ds = append(c.ds, Warningf(r, c.opts.Source, c.opts.field(field), "skipped: %v", err))
@@ -578,15 +600,15 @@ func (c *legacyCollector) convertList(raw json.RawMessage, path string) {
 			continue
 		}
 		if c.add(s, field) {
-			c.noteTier(s, tierWas, field)
+			c.note(s, notes, field)
 		}
 	}
 }
 
-func convertListItem(el json.RawMessage, namespace string) (*Server, string, error) {
+func convertListItem(el json.RawMessage, namespace string) (*Server, conversionNotes, error) {
 	ms, err := jsonx.Members(el)
 	if err != nil {
-		return nil, "", fmt.Errorf("list item is %s, not an object", describeKind(el))
+		return nil, conversionNotes{}, fmt.Errorf("list item is %s, not an object", describeKind(el))
 	}
 	var name, image, url string
 	var hasImage, hasURL bool
@@ -601,15 +623,15 @@ func convertListItem(el json.RawMessage, namespace string) (*Server, string, err
 		}
 	}
 	if name == "" {
-		return nil, "", fmt.Errorf("list item has no \"name\"")
+		return nil, conversionNotes{}, fmt.Errorf("list item has no \"name\"")
 	}
 	switch {
 	case hasImage && image != "" && hasURL && url != "":
-		return nil, "", errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
+		return nil, conversionNotes{}, errorf("server %q has both \"image\" and \"url\"; a list item is either a container or a remote server", name)
 	case hasImage && image != "":
 		return convertImage(name, el, namespace)
 	case hasURL && url != "":
 		return convertRemote(name, el, namespace)
 	}
-	return nil, "", errorf("server %q has neither \"image\" nor \"url\"", name)
+	return nil, conversionNotes{}, errorf("server %q has neither \"image\" nor \"url\"", name)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -108,6 +109,8 @@ func runMerge(e *env, args []string) int {
 			return usageError(e, "merge: %v", err)
 		}
 		res = f.mergeSelected(objs.ConfigMaps, strategy, lastUpdated)
+		res.Diagnostics = append(res.Diagnostics, f.sizeWarning(res.Registry)...)
+		res.Diagnostics.Sort()
 	}
 	code := emitRegistry(e, &f.common, res.Registry, res.Diagnostics)
 	if code == exitOK && f.diagnostics == "text" {
@@ -142,6 +145,26 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		Strategy:  strategy,
 		Filter:    filter,
 	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit(), Parallel: readParallel})
+}
+
+// sizeWarning is the OutputTooLarge warning of the selector form when the
+// document, compact, would not fit in a ConfigMap with the key the output
+// ConfigMap uses. The form writes no ConfigMap, so the document is still
+// printed (a merge of any size may be wanted on stdout), where the
+// --mcpregistry form, which renders the output ConfigMap, stops with an
+// Error.
+func (f *mergeFlags) sizeWarning(reg *model.Registry) model.Diagnostics {
+	if reg == nil {
+		return nil
+	}
+	n, _ := reg.WriteTo(io.Discard)
+	size := int64(len(merge.OutputKey)) + n
+	if size <= merge.MaxConfigMapSize {
+		return nil
+	}
+	owner := model.ObjectRef{Kind: "ConfigMapSelector", Namespace: f.namespace, Name: f.selector}
+	return model.Diagnostics{model.Warningf(model.ReasonOutputTooLarge, owner, "",
+		"the merged registry is %d bytes (compact, under the key %q); a ConfigMap holds at most %d, so it cannot be stored as an MCPRegistry's output ConfigMap", size, merge.OutputKey, merge.MaxConfigMapSize)}
 }
 
 // parseSelector reads --selector, in the label selector syntax of kubectl -l,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -482,6 +483,18 @@ func TestMergeErrorExitsOne(t *testing.T) {
 	code2, out2, errs2 := mergeCLI(t, "", "merge", "-f", noUID, "--mcpregistry", "big", "--now", "2025-01-01T00:00:00Z")
 	if code2 != exitError || out2 != "" || errs2 != errs {
 		t.Errorf("without a uid: exit %d with %d bytes on stdout; want 1, none and the same stderr\n%s", code2, len(out2), errs2)
+	}
+	// The selector form writes no ConfigMap: the document is printed, with
+	// a warning that it would not fit in one.
+	code3, out3, errs3 := mergeCLI(t, "", "merge", "-f", path, "--namespace", "ns", "--selector", "reg=true", "--now", "2025-01-01T00:00:00Z")
+	if code3 != exitOK || len(mergedNames(t, out3)) != 6000 ||
+		!regexp.MustCompile(`(?m)^warning OutputTooLarge ConfigMapSelector/ns/reg=true: the merged registry is 1[0-9]{6} bytes \(compact, under the key "registry.json"\); a ConfigMap holds at most 1048576`).MatchString(errs3) {
+		t.Errorf("selector form: exit %d with %d servers\n%s", code3, len(mergedNames(t, out3)), errs3)
+	}
+	// Under the limit, no warning.
+	_, _, errs4 := mergeCLI(t, "", "merge", "-f", "../../testdata/merge/example-all-teams", "--namespace", "toolhive-system", "--selector", "toolhive.stacklok.dev/registry=true")
+	if strings.Contains(errs4, "OutputTooLarge") {
+		t.Errorf("a small merge warns:\n%s", errs4)
 	}
 }
 
