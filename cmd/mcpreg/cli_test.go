@@ -88,6 +88,18 @@ func TestConvert(t *testing.T) {
 	if r := invoke(t, list, "convert", "-"); !strings.Contains(r.stdout, `"last_updated": "2025-06-01T00:00:00Z"`) {
 		t.Errorf("default now: %s", r.stdout)
 	}
+	// --now is written as given: its offset and fraction of a second kept.
+	const given = "2025-01-02T03:04:05.25+02:00"
+	for _, args := range [][]string{
+		{"convert", "-"},
+		{"discover"},
+		{"merge", "--mcpregistry", "all-teams-registry"},
+		{"merge", "--namespace", "toolhive-system", "--selector", "toolhive.stacklok.dev/registry=true"},
+	} {
+		if r := invoke(t, list, append(args, "--now", given)...); r.code != exitOK || !strings.Contains(r.stdout, `"last_updated": "`+given+`"`) {
+			t.Errorf("%v --now %s: exit %d\n%s\n%s", args, given, r.code, r.stdout, r.stderr)
+		}
+	}
 
 	// Unreadable data: exit 1, nothing on stdout, a JSON diagnostic per line on stderr.
 	r = invoke(t, "{nope", "convert", "-", "--diagnostics", "json")

@@ -84,13 +84,23 @@ func checkNamespace(ns string) error {
 	return nil
 }
 
-// lastUpdated is the meta.last_updated the verb writes.
+// lastUpdated is the meta.last_updated the verb writes: --now as given (an
+// RFC 3339 time keeps its offset and fraction of a second), else the
+// current time in UTC, to the second.
 func (c *common) lastUpdated(e *env) string {
 	if c.now != "" {
-		t, _ := time.Parse(time.RFC3339, c.now) // checked by check
-		return t.UTC().Format(time.RFC3339)
+		return c.now // checked by check
 	}
 	return e.now().UTC().Format(time.RFC3339)
+}
+
+// stamp sets meta.last_updated of a document the library built from the
+// time lastUpdated parses to (the library writes times in UTC) to
+// lastUpdated itself.
+func (c *common) stamp(e *env, reg *model.Registry) {
+	if reg != nil {
+		reg.LastUpdated = c.lastUpdated(e)
+	}
 }
 
 // newFlagSet returns a flag set that reports errors instead of exiting.

@@ -94,6 +94,7 @@ func runDiscover(e *env, args []string) int {
 	if res.Registry == nil {
 		return emit(e, &c, nil, ds)
 	}
+	c.stamp(e, res.Registry)
 	return emitRegistry(e, &c, res.Registry, ds)
 }
 

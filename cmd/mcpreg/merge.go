@@ -112,6 +112,7 @@ func runMerge(e *env, args []string) int {
 		res.Diagnostics = append(res.Diagnostics, f.sizeWarning(res.Registry)...)
 		res.Diagnostics.Sort()
 	}
+	f.stamp(e, res.Registry)
 	code := emitRegistry(e, &f.common, res.Registry, res.Diagnostics)
 	if code == exitOK && f.diagnostics == "text" {
 		fmt.Fprintln(e.stderr, summary(&res))
