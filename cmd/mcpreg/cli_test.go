@@ -100,6 +100,10 @@ func TestConvert(t *testing.T) {
 			t.Errorf("%v --now %s: exit %d\n%s\n%s", args, given, r.code, r.stdout, r.stderr)
 		}
 	}
+	// RFC 3339 allows lower-case "t" and "z": written in upper case.
+	if r := invoke(t, list, "convert", "-", "--now", "2025-01-02t03:04:05z"); r.code != exitOK || !strings.Contains(r.stdout, `"last_updated": "2025-01-02T03:04:05Z"`) {
+		t.Errorf("lower-case --now: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
 
 	// Unreadable data: exit 1, nothing on stdout, a JSON diagnostic per line on stderr.
 	r = invoke(t, "{nope", "convert", "-", "--diagnostics", "json")

@@ -60,13 +60,17 @@ func (c *common) check() error {
 		return fmt.Errorf("--diagnostics must be text or json, not %q", c.diagnostics)
 	}
 	if c.now != "" {
-		t, err := time.Parse(time.RFC3339, c.now)
+		// RFC 3339 allows a lower-case "t" and "z"; the document gets
+		// them in upper case, the form every reader accepts.
+		upper := strings.ToUpper(c.now)
+		t, err := time.Parse(time.RFC3339, upper)
 		if err != nil {
 			return fmt.Errorf("--now %q is not an RFC 3339 time (like 2025-01-02T15:04:05Z)", c.now)
 		}
-		// The document carries the time in UTC, and RFC 3339 has four-digit
+		c.now = upper
+		// Conditions carry the time in UTC, and RFC 3339 has four-digit
 		// years: 9999-12-31T23:59:59-01:00 parses but is in the year 10000
-		// in UTC, which no reader of the document accepts.
+		// in UTC, which no reader of a condition accepts.
 		if y := t.UTC().Year(); y < 0 || y > 9999 {
 			return fmt.Errorf("--now %q is in the year %d in UTC; meta.last_updated needs a year from 0000 to 9999", c.now, y)
 		}
