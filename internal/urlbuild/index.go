@@ -112,6 +112,10 @@ type listenerEntry struct {
 	// hostname, or a TCP listener of its port); "" when neither.
 	notReady   string
 	conflicted bool
+	// notConflicted is set when the listener's status.listeners entry
+	// holds Conflicted=False: the controller programmed it beside the
+	// other listeners of its port, whatever their protocols.
+	notConflicted bool
 	// routing is what the HTTPRoutes attached to the listener match, by
 	// route hostname (see routing.go); nil when none is attached.
 	routing map[string]*routeGroup
@@ -309,6 +313,7 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 	for i := range g.listeners {
 		// What the spec says (newListenerEntry), then what the status says.
 		g.listeners[i].notReady = joinReasons(g.listeners[i].notReady, listenerNotReady(gw, g.listeners[i].name))
+		g.listeners[i].notConflicted = conflictedFalse(gw, g.listeners[i].name)
 	}
 	markSharedPorts(g.listeners)
 	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)
@@ -407,6 +412,10 @@ func (sb *stringBlock) copy(s string) string {
 //     an HTTP one: plain and TLS traffic on one port conflict, and
 //     implementations mark such listeners Conflicted (ProtocolConflict).
 //
+// Whether such listeners conflict is up to the implementation: a listener
+// whose status says Conflicted=False is taken at the controller's word and
+// left alone.
+//
 // ls is sorted by name; the first conflicting listener of the port is the
 // one named. One pass over ls, and one more only when a port is shared so.
 func markSharedPorts(ls []listenerEntry) {
@@ -438,7 +447,7 @@ func markSharedPorts(ls []listenerEntry) {
 	}
 	for i := range ls {
 		l := &ls[i]
-		if l.scheme == "" {
+		if l.scheme == "" || l.notConflicted {
 			continue
 		}
 		if f, ok := tcp[l.port]; ok {

@@ -76,6 +76,23 @@ func joinReasons(a, b string) string {
 	return a + "; " + b
 }
 
+// conflictedFalse reports whether the listener's entry in status.listeners
+// holds a Conflicted condition that is False: the controller found it
+// distinct from the other listeners of the Gateway.
+func conflictedFalse(gw *gwv1.Gateway, name string) bool {
+	for i := range gw.Status.Listeners {
+		if ls := &gw.Status.Listeners[i]; string(ls.Name) == name {
+			for j := range ls.Conditions {
+				if c := &ls.Conditions[j]; c.Type == string(gwv1.ListenerConditionConflicted) {
+					return c.Status == metav1.ConditionFalse
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
+
 // conflictedTrue describes a Conflicted condition that is True: a
 // conflicted listener's port is configured on no network element
 // (ListenerConditionConflicted). "" when there is none.
