@@ -222,6 +222,25 @@ func isDepthError(err error) bool {
 	return strings.Contains(err.Error(), "exceeded max depth")
 }
 
+// impliedAPIVersion is the apiVersion a manifest that gives none is read
+// with, by kind: kinds one API group serves (ReferenceGrant's v1beta1 and v1
+// have one shape; ToolHive's kinds are read by shape, whatever the version).
+func impliedAPIVersion(kind string) (string, bool) {
+	switch kind {
+	case "ConfigMap", "Service", "Namespace":
+		return "v1", true
+	case "Gateway", "HTTPRoute":
+		return gwv1.GroupVersion.String(), true
+	case "ReferenceGrant":
+		return gwv1.GroupName + "/v1beta1", true
+	case model.KindMCPServer, model.KindMCPRemoteProxy, model.KindVirtualMCPServer, model.KindMCPGroup, model.KindMCPRegistry:
+		return "toolhive.stacklok.dev/v1alpha1", true
+	case model.KindMCPServerEntry:
+		return "toolhive.stacklok.dev/v1beta1", true
+	}
+	return "", false
+}
+
 type typeMeta struct {
 	APIVersion string            `json:"apiVersion"`
 	Kind       string            `json:"kind"`
@@ -274,6 +293,19 @@ func (o *Objects) decodeValue(v json.RawMessage, source string, doc, depth int) 
 			}
 		}
 		return nil
+	}
+	if tm.APIVersion == "" {
+		if v, ok := impliedAPIVersion(tm.Kind); ok {
+			// A hand-written manifest without apiVersion (kubectl would
+			// refuse it) names a kind only one API group serves here: read
+			// it as that, rather than leave it out without a word. The
+			// member written last is the one a JSON decoder keeps.
+			patched := make([]byte, 0, len(trimmed)+len(v)+16)
+			patched = append(patched, trimmed[:len(trimmed)-1]...)
+			patched = append(patched, `,"apiVersion":`...)
+			patched = append(patched, jsonx.Quote(v)...)
+			trimmed, tm.APIVersion = append(patched, '}'), v
+		}
 	}
 	group, version, hasSlash := strings.Cut(tm.APIVersion, "/")
 	if !hasSlash {

@@ -184,3 +184,31 @@ func TestTypedListItemsWithoutKind(t *testing.T) {
 		}
 	}
 }
+
+// TestKindWithoutAPIVersion: a hand-written manifest that leaves out
+// apiVersion is read as the kind it names, where one API group serves that
+// kind; a kind read from no group is still left out.
+func TestKindWithoutAPIVersion(t *testing.T) {
+	doc := "kind: ConfigMap\nmetadata: {name: a, namespace: ns}\ndata: {registry.json: '{}'}\n" +
+		"---\nkind: Service\nmetadata: {name: s, namespace: ns}\n" +
+		"---\nkind: HTTPRoute\nmetadata: {name: r, namespace: ns}\nspec: {parentRefs: [{name: gw}]}\n" +
+		"---\nkind: ReferenceGrant\nmetadata: {name: g, namespace: ns}\n" +
+		"---\nkind: MCPServer\nmetadata: {name: m, namespace: ns}\nspec: {image: i, groupRef: {name: grp}}\n" +
+		"---\nkind: MCPGroup\napiVersion: \"\"\nmetadata: {name: grp, namespace: ns}\n" +
+		"---\nkind: Deployment\nmetadata: {name: d, namespace: ns}\n" +
+		"---\n{\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"b\",\"namespace\":\"ns\"}}\n"
+	for _, fast := range []bool{true, false} {
+		o, err := decode([]byte(doc), "objects.yaml", fast)
+		if err != nil {
+			t.Fatalf("fast %v: %v", fast, err)
+		}
+		if len(o.ConfigMaps) != 2 || len(o.Services) != 1 || len(o.HTTPRoutes) != 1 || len(o.ReferenceGrants) != 1 ||
+			len(o.MCPServers) != 1 || len(o.MCPGroups) != 1 || o.Len() != 7 {
+			t.Errorf("fast %v: read %d objects: %+v", fast, o.Len(), o)
+			continue
+		}
+		if o.MCPServers[0].Group() != "grp" || o.ConfigMaps[0].Data["registry.json"] != "{}" {
+			t.Errorf("fast %v: objects not read whole: %+v %+v", fast, o.MCPServers[0], o.ConfigMaps[0])
+		}
+	}
+}
