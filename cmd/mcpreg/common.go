@@ -157,11 +157,17 @@ const kubectlDefaultNamespace = "default"
 // when there are none; objects without a namespace are put in "default".
 // Errors name the file and the document.
 func loadObjects(e *env, paths []string) (*manifest.Objects, error) {
+	return loadObjectsIn(e, paths, kubectlDefaultNamespace)
+}
+
+// loadObjectsIn is loadObjects putting objects without a namespace in ns,
+// as kubectl apply -n ns would.
+func loadObjectsIn(e *env, paths []string, ns string) (*manifest.Objects, error) {
 	all, err := readObjects(e, paths)
 	if err != nil {
 		return nil, err
 	}
-	all.DefaultNamespace(kubectlDefaultNamespace)
+	all.DefaultNamespace(ns)
 	return all, nil
 }
 

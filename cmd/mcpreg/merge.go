@@ -83,7 +83,7 @@ func runMerge(e *env, args []string) int {
 				return usageError(e, "merge: --%s cannot be used with --mcpregistry: the MCPRegistry entry sets it", name)
 			}
 		}
-		objs, err := loadObjects(e, f.files)
+		objs, err := loadObjectsIn(e, f.files, f.defaultNamespace())
 		if err != nil {
 			return usageError(e, "merge: %v", err)
 		}
@@ -104,7 +104,7 @@ func runMerge(e *env, args []string) int {
 		case f.namespace == "":
 			return usageError(e, "merge: --selector needs --namespace: ConfigMaps are selected in one namespace only")
 		}
-		objs, err := loadObjects(e, f.files)
+		objs, err := loadObjectsIn(e, f.files, f.defaultNamespace())
 		if err != nil {
 			return usageError(e, "merge: %v", err)
 		}
@@ -146,6 +146,16 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		Strategy:  strategy,
 		Filter:    filter,
 	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit(), Parallel: readParallel})
+}
+
+// defaultNamespace is the namespace of objects the manifests give none:
+// --namespace, which names the namespace the merge reads, as kubectl apply
+// -n would place them; "default" without it.
+func (f *mergeFlags) defaultNamespace() string {
+	if f.namespace != "" {
+		return f.namespace
+	}
+	return kubectlDefaultNamespace
 }
 
 // sizeWarning is the OutputTooLarge warning of the selector form when the

@@ -574,3 +574,39 @@ spec:
 		})
 	}
 }
+
+// TestMergeNamespaceForObjectsWithoutOne: with --namespace NS, objects the
+// manifests give no namespace are read as in NS, as kubectl apply -n NS
+// would create them; objects of another namespace stay there.
+func TestMergeNamespaceForObjectsWithoutOne(t *testing.T) {
+	cm := func(name, ns string) string {
+		meta := "metadata:\n  name: " + name + "\n"
+		if ns != "" {
+			meta += "  namespace: " + ns + "\n"
+		}
+		return "apiVersion: v1\nkind: ConfigMap\n" + meta + "  labels: {app: reg}\ndata:\n  registry.json: '" +
+			`{"data":{"servers":[{"name":"io.example/` + name + `","description":"d","version":"1.0.0"}]}}` + "'\n"
+	}
+	manifests := cm("plain", "") + "---\n" + cm("elsewhere", "other") + "---\n" + cm("here", "team") + "---\n" +
+		"apiVersion: toolhive.stacklok.dev/v1alpha1\nkind: MCPRegistry\nmetadata: {name: reg}\n" +
+		"spec:\n  registries:\n  - name: all\n    configMapSelector: {matchLabels: {app: reg}}\n"
+	path := filepath.Join(t.TempDir(), "objects.yaml")
+	if err := os.WriteFile(path, []byte(manifests), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"io.example/here", "io.example/plain"}
+	for _, args := range [][]string{
+		{"--namespace", "team", "--selector", "app=reg"},
+		{"--mcpregistry", "reg", "--namespace", "team"},
+	} {
+		code, out, errs := mergeCLI(t, "", append([]string{"merge", "-f", path}, args...)...)
+		if code != exitOK || !slices.Equal(mergedNames(t, out), want) {
+			t.Errorf("%v: exit %d, servers %q, want %q\n%s", args, code, mergedNames(t, out), want, errs)
+		}
+	}
+	// Without --namespace, they are in "default", where kubectl would put them.
+	code, out, errs := mergeCLI(t, "", "merge", "-f", path, "--mcpregistry", "reg")
+	if code != exitOK || !slices.Equal(mergedNames(t, out), []string{"io.example/plain"}) {
+		t.Errorf("without --namespace: exit %d, servers %q\n%s", code, mergedNames(t, out), errs)
+	}
+}
