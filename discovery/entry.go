@@ -551,15 +551,13 @@ func compareRefs(a, b model.ObjectRef) int {
 
 // buildServer writes the draft as an upstream entry. A new entry's members
 // are in the order of the upstream schema: name, description, title,
-// version, remotes, _meta, after "$schema". An enriched entry is a copy of the source entry
+// version, remotes, _meta. An enriched entry is a copy of the source entry
 // with name, description, title and version replaced where set, and remotes
 // replaced by the source's plus the discovered ones.
 func (d *draft) buildServer() *model.Server {
 	s := &model.Server{}
 	if d.source() != nil {
 		s = d.source().Clone()
-	} else {
-		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 	}
 	s.SetName(d.name)
 	s.SetDescription(d.description)
@@ -575,8 +573,8 @@ func (d *draft) buildServer() *model.Server {
 }
 
 // serverTemplates are empty new entries holding the members buildServer
-// writes, in the same order ($schema, name, description, title when set,
-// version, remotes) with placeholder values: a clone of one has its member list
+// writes, in the same order (name, description, title when set, version,
+// remotes) with placeholder values: a clone of one has its member list
 // allocated once at its final size, and setting a member replaces the value
 // in place. They are made per Discover call and never changed.
 //
@@ -587,8 +585,7 @@ func (d *draft) buildServer() *model.Server {
 // a description or version equal to the previous entry's reuses its bytes:
 // many entries share the default version, and entries made from one
 // template often share a description. Values are never changed in place
-// (model.Server.Set replaces them), so sharing them is safe, as sharing
-// the "$schema" value of the templates is.
+// (model.Server.Set replaces them), so sharing them is safe.
 type serverTemplates struct {
 	plain, titled *model.Server
 	// free is the unused end of the current chunk (length 0).
@@ -603,15 +600,9 @@ type serverTemplates struct {
 // for the values of some fifty entries.
 const serverChunkSize = 16 << 10
 
-// schemaLiteral is the "$schema" of every new entry, which ToolHive's
-// registry server adds when it is missing: written, the entry comes back
-// from the server as it went in.
-const schemaLiteral = `"` + model.ServerSchemaURL + `"`
-
 func newServerTemplates() *serverTemplates {
 	mk := func(keys ...string) *model.Server {
 		s := &model.Server{}
-		s.Set(model.KeySchema, json.RawMessage(schemaLiteral))
 		for _, k := range keys {
 			s.Set(k, json.RawMessage(`""`))
 		}

@@ -32,7 +32,7 @@ func ExampleDiscover() {
 	fmt.Println(len(res.Diagnostics), "diagnostics")
 	// Output:
 	// dev.stacklok.toolhive/production.my-mcp-server [MCPServer/production/my-mcp-server]
-	// {"$schema":"https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json","name":"dev.stacklok.toolhive/production.my-mcp-server","description":"Production MCP server for code analysis","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/servers/my-mcp-server"}]}
+	// {"name":"dev.stacklok.toolhive/production.my-mcp-server","description":"Production MCP server for code analysis","version":"1.0.0","remotes":[{"type":"streamable-http","url":"https://mcp.example.com/servers/my-mcp-server"}]}
 	// 0 diagnostics
 }
 

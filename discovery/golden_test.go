@@ -72,11 +72,10 @@ func checkEntries(t *testing.T, res Result) {
 // TestInternalAnalytics checks that the example cluster's internal server
 // (an MCPServer in no source registry, exported by its registry-url and
 // registry-description) gives exactly this entry, both with registry-export
-// "true" and, under URLAloneExports, with registry-url alone. "$schema" is
-// there because every new entry carries it (docs/decisions.md).
+// "true" and, under URLAloneExports, with registry-url alone: these members,
+// in this order, and no others.
 func TestInternalAnalytics(t *testing.T) {
 	const entry = `{
-	  "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
 	  "name": "dev.stacklok.toolhive/mcp-servers.internal-analytics",
 	  "description": "Internal analytics MCP server for business metrics",
 	  "version": "1.0.0",
