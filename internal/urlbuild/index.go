@@ -310,10 +310,11 @@ func newGatewayEntry(gw *gwv1.Gateway, sb *stringBlock) *gatewayEntry {
 		return cmp.Or(cmp.Compare(a.name, b.name), cmp.Compare(a.port, b.port), cmp.Compare(a.protocol, b.protocol), cmp.Compare(a.hostname, b.hostname))
 	})
 	g.notReady = gatewayNotReady(gw)
+	statuses := listenerStatuses(gw)
 	for i := range g.listeners {
 		// What the spec says (newListenerEntry), then what the status says.
-		g.listeners[i].notReady = joinReasons(g.listeners[i].notReady, listenerNotReady(gw, g.listeners[i].name))
-		g.listeners[i].notConflicted = conflictedFalse(gw, g.listeners[i].name)
+		g.listeners[i].notReady = joinReasons(g.listeners[i].notReady, listenerNotReady(statuses, g.listeners[i].name))
+		g.listeners[i].notConflicted = conflictedFalse(statuses, g.listeners[i].name)
 	}
 	markSharedPorts(g.listeners)
 	g.byHostname = make(map[portProtocol]map[string]*listenerEntry, 2)

@@ -19,26 +19,39 @@ func gatewayNotReady(gw *gwv1.Gateway) string {
 	return notTrue(gw.Status.Conditions, string(gwv1.GatewayConditionAccepted), string(gwv1.GatewayConditionProgrammed))
 }
 
-// listenerNotReady says why the listener's entry in status.listeners shows
-// that it carries no traffic: Accepted, Programmed or ResolvedRefs present
-// and not True (ListenerConditionAccepted, ListenerConditionProgrammed,
+// listenerStatuses indexes status.listeners by name, the first entry of a
+// name kept: each listener's entry is then found in constant time.
+func listenerStatuses(gw *gwv1.Gateway) map[string]*gwv1.ListenerStatus {
+	m := make(map[string]*gwv1.ListenerStatus, len(gw.Status.Listeners))
+	for i := range gw.Status.Listeners {
+		ls := &gw.Status.Listeners[i]
+		if _, ok := m[string(ls.Name)]; !ok {
+			m[string(ls.Name)] = ls
+		}
+	}
+	return m
+}
+
+// listenerNotReady says why the listener's entry in status.listeners
+// (statuses, see listenerStatuses) shows that it carries no traffic:
+// Accepted, Programmed or ResolvedRefs present and not True
+// (ListenerConditionAccepted, ListenerConditionProgrammed,
 // ListenerConditionResolvedRefs; an HTTPS listener whose certificate is
 // missing has ResolvedRefs=False), or Conflicted True (the controller found
 // it indistinct from another listener, ListenerConditionConflicted). When
 // status.listeners lists other listeners but not this one, the controller
 // has not programmed it either. "" when ready, or when status.listeners is
 // empty (nothing reported).
-func listenerNotReady(gw *gwv1.Gateway, name string) string {
-	if len(gw.Status.Listeners) == 0 {
+func listenerNotReady(statuses map[string]*gwv1.ListenerStatus, name string) string {
+	if len(statuses) == 0 {
 		return ""
 	}
-	for i := range gw.Status.Listeners {
-		if ls := &gw.Status.Listeners[i]; string(ls.Name) == name {
-			return joinReasons(notTrue(ls.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed),
-				string(gwv1.ListenerConditionResolvedRefs)), conflictedTrue(ls.Conditions))
-		}
+	ls := statuses[name]
+	if ls == nil {
+		return "status.listeners has no entry for it"
 	}
-	return "status.listeners has no entry for it"
+	return joinReasons(notTrue(ls.Conditions, string(gwv1.ListenerConditionAccepted), string(gwv1.ListenerConditionProgrammed),
+		string(gwv1.ListenerConditionResolvedRefs)), conflictedTrue(ls.Conditions))
 }
 
 // conflictReason is the notReady text of a listener that shares port,
@@ -77,17 +90,16 @@ func joinReasons(a, b string) string {
 }
 
 // conflictedFalse reports whether the listener's entry in status.listeners
-// holds a Conflicted condition that is False: the controller found it
-// distinct from the other listeners of the Gateway.
-func conflictedFalse(gw *gwv1.Gateway, name string) bool {
-	for i := range gw.Status.Listeners {
-		if ls := &gw.Status.Listeners[i]; string(ls.Name) == name {
-			for j := range ls.Conditions {
-				if c := &ls.Conditions[j]; c.Type == string(gwv1.ListenerConditionConflicted) {
-					return c.Status == metav1.ConditionFalse
-				}
-			}
-			return false
+// (statuses) holds a Conflicted condition that is False: the controller
+// found it distinct from the other listeners of the Gateway.
+func conflictedFalse(statuses map[string]*gwv1.ListenerStatus, name string) bool {
+	ls := statuses[name]
+	if ls == nil {
+		return false
+	}
+	for j := range ls.Conditions {
+		if c := &ls.Conditions[j]; c.Type == string(gwv1.ListenerConditionConflicted) {
+			return c.Status == metav1.ConditionFalse
 		}
 	}
 	return false

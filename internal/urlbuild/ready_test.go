@@ -31,7 +31,7 @@ func TestListenerNotReady(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			gw := &gwv1.Gateway{Status: gwv1.GatewayStatus{Listeners: []gwv1.ListenerStatus{{Name: "l", Conditions: tc.conds}}}}
-			if got := listenerNotReady(gw, "l"); got != tc.want {
+			if got := listenerNotReady(listenerStatuses(gw), "l"); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
