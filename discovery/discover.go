@@ -45,8 +45,8 @@ type Result struct {
 	// Registry is the upstream document of the discovered entries, sorted by
 	// name; it passes model.ValidateRegistry. Nil only when an Error
 	// diagnostic stopped discovery (a label selector that does not parse).
-	// A registry without servers comes with an EmptyRegistry error: it is
-	// returned, but ToolHive's registry server would refuse it.
+	// A registry without servers comes with an EmptyRegistry warning: it is
+	// a valid document, but ToolHive's registry server would refuse it.
 	Registry *model.Registry
 	// Entries are the entries of Registry with their provenance, sorted by name.
 	Entries []Entry

@@ -134,8 +134,11 @@ func orNone(s []string) string {
 // warning (ValidateMCPRegistry rejects it), and a configMapRef without a
 // name an InvalidSelector error; neither becomes a Source. An MCPRegistry of
 // the v1beta1 shape (spec.configYAML; see model.MCPRegistry.UsesConfigYAML)
-// or without registries gives no sources and a NoConfigMapSource warning, so
-// that it is never silently empty. The diagnostics are sorted.
+// gives a Source for each configYAML file source that is a file of a
+// ConfigMap mounted through spec.volumes and spec.volumeMounts (see
+// model.MCPRegistry.ConfigYAMLSources); one with no such source, or an
+// MCPRegistry without registries, gives no sources and a NoConfigMapSource
+// warning, so that it is never silently empty. The diagnostics are sorted.
 func SourcesFor(reg *model.MCPRegistry) ([]Source, model.Diagnostics) {
 	if reg == nil {
 		return nil, nil
@@ -344,8 +347,9 @@ func quoteCapped(s string, n int) string {
 // several candidates for "") and for an Options.GeneratedBy that is not a
 // valid label value; everything about the objects is a diagnostic on the
 // MCPRegistry or a ConfigMap. Without a result, and with an Error: an
-// MCPRegistry that names no ConfigMap source (ToolHive's v1beta1 shape, no
-// registries, or only git, api and pvcRef entries: NoConfigMapSource, with
+// MCPRegistry that names no ConfigMap source (a v1beta1 configYAML none of
+// whose sources is a mounted ConfigMap file, no registries, or only git,
+// api and pvcRef entries: NoConfigMapSource, with
 // SourceNotMergeable for each entry), an entry asked for that has none
 // (SourceNotMergeable), and an entry that sets a ConfigMap source and
 // another, which the API server's validation refuses (SourceNotMergeable).

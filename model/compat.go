@@ -26,9 +26,10 @@ import (
 //     and lists remotes back in (type, URL) order;
 //   - it always lists $schema on an entry.
 //
-// The canonical form settles all of these with a diagnostic, so that a
-// document goes in as written and comes back the same apart from what the
-// package documentation lists (package order, number spelling, an added
+// The canonical form settles the first three with a diagnostic. The last
+// two are left to the server: an entry passes through as written, and
+// comes back the same apart from what the package documentation lists
+// ($schema added, remote and package order, number spelling, an added
 // empty _meta).
 
 // DefaultMaxMetaSize is the size limit, in bytes, on an entry's

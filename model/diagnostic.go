@@ -154,9 +154,10 @@ const (
 	// Warning, or as an Error when that entry is the one to merge.
 	ReasonSourceNotMergeable Reason = "SourceNotMergeable"
 	// ReasonNoConfigMapSource (Warning) is an MCPRegistry that names no
-	// ConfigMap source at all: the v1beta1 shape, whose spec.configYAML is
-	// the registry server's own configuration, or a v1alpha1 object without
-	// registries. Nothing is merged for it.
+	// ConfigMap source at all: a v1beta1 object none of whose spec.configYAML
+	// sources is a file of a ConfigMap mounted through spec.volumes and
+	// spec.volumeMounts, or a v1alpha1 object without registries. Nothing is
+	// merged for it.
 	ReasonNoConfigMapSource Reason = "NoConfigMapSource"
 )
 

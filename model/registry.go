@@ -678,7 +678,8 @@ func ValidDocumentVersion(v string) bool { return docVersionRE.MatchString(v) }
 // opts.Source) with an Info MissingDescription, meta.last_updated set to
 // lastUpdated, the input's document version kept when valid. A nil registry
 // means the data could not be read at all (InvalidJSON, UnknownFormat); a
-// registry without servers comes with an EmptyRegistry error.
+// registry without servers comes with an EmptyRegistry warning (it is still
+// a valid document).
 func Convert(data []byte, opts ParseOptions, lastUpdated string) (*Registry, Diagnostics) {
 	return ConvertWith(data, opts, lastUpdated, NormalizeOptions{})
 }

@@ -122,11 +122,15 @@
 // status.listeners has Accepted, Programmed or ResolvedRefs not True (an
 // HTTPS listener whose certificate Secret is missing) or Conflicted True, or
 // that status.listeners leaves out while listing others, carries nothing: no
-// URL, ListenerNotReady. So do listeners that are not distinct, whatever
-// their status: two of one port, protocol and hostname (which the API server
-// refuses, and of which the Gateway API lets no implementation pick one),
-// and an HTTP or HTTPS listener sharing its port with a TCP listener (which
-// an implementation that supports TCP listeners does not accept). A Gateway
+// URL, ListenerNotReady. So do two listeners of one port, protocol and
+// hostname, whatever their status (the API server refuses them, and the
+// Gateway API lets no implementation pick one). An HTTP or HTTPS listener
+// sharing its port with a TCP listener (which an implementation that
+// supports TCP listeners does not accept), and an HTTP listener sharing its
+// port with an HTTPS or TLS one, and that HTTPS listener (ProtocolConflict),
+// carry nothing either unless the listener's status.listeners entry says
+// Conflicted=False: whether such listeners conflict is the
+// implementation's call. A Gateway
 // given without status conditions (a hand-written manifest) is taken as
 // ready; the API server defaults them to Unknown, which is not.
 //

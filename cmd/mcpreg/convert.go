@@ -14,7 +14,7 @@ func runConvert(e *env, args []string) int {
 	c.register(fs, false, nowLastUpdated)
 	ns := fs.String("default-namespace", model.DefaultNamespace, "reverse-DNS `NS` for legacy names without one")
 	format := fs.String("format", "auto", "input `FORMAT`: auto, upstream, toolhive or list")
-	maxMeta := fs.Int("max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; -1 for no limit")
+	maxMeta := fs.Int("max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; 0 or negative for no limit")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status

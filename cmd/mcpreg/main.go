@@ -26,8 +26,8 @@
 // stdout carries only the document (two-space indented JSON); diagnostics go to
 // stderr. Exit status: 0 when a document was produced (warnings allowed), 1
 // whenever a diagnostic of severity Error was produced (no document is then
-// written, even one the library still returns, such as a merge over the 1 MiB
-// a ConfigMap holds), 2 for bad usage or unreadable input.
+// written, even one the library still returns, such as an --mcpregistry merge
+// over the 1 MiB a ConfigMap holds), 2 for bad usage or unreadable input.
 package main
 
 import (

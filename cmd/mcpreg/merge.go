@@ -43,7 +43,7 @@ func runMerge(e *env, args []string) int {
 	fs := newFlagSet(e, "merge", mergeSynopsis)
 	f.register(fs, true, nowLastUpdated)
 	fs.StringVar(&f.mcpregistry, "mcpregistry", "", "merge for the MCPRegistry `NAME`, with its entry's selector, key, format and filter")
-	fs.StringVar(&f.namespace, "namespace", "", "`NS` of the MCPRegistry (optional when its name is unique) or of the ConfigMaps to select")
+	fs.StringVar(&f.namespace, "namespace", "", "`NS` of the MCPRegistry (optional when its name is unique) or of the ConfigMaps to select; objects the manifests give no namespace are read as in NS")
 	fs.StringVar(&f.entry, "entry", "", "the MCPRegistry `ENTRY` to merge (optional when only one entry has a ConfigMap source)")
 	fs.StringVar(&f.selector, "selector", "", "label `SELECTOR` of the ConfigMaps, Kubernetes syntax (k=v,k2 in (a,b),!k3)")
 	fs.StringVar(&f.key, "key", "", "ConfigMap `KEY` holding registry data (default registry.json)")
@@ -52,7 +52,7 @@ func runMerge(e *env, args []string) int {
 	fs.Var(&f.includeTag, "include-tag", "keep only servers with the tag `T`; repeatable")
 	fs.Var(&f.excludeTag, "exclude-tag", "drop servers with the tag `T`; repeatable")
 	fs.StringVar(&f.conflict, "conflict", "prefix", "conflict `STRATEGY`: prefix, priority, error or versions")
-	fs.IntVar(&f.maxMetaSize, "max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; -1 for no limit")
+	fs.IntVar(&f.maxMetaSize, "max-meta-size", model.DefaultMaxMetaSize, "drop entries whose publisher-provided _meta measures over `BYTES` as ToolHive's registry server measures it; 0 or negative for no limit")
 	pos, status, ok := parseFlags(fs, args)
 	if !ok {
 		return status

@@ -71,7 +71,7 @@ const passthroughReason = "it is HTTPS with TLS mode Passthrough, which the Gate
 // port the TCP listener named tcp also uses, joined with status.
 func tcpPortReason(tcp, status string) string {
 	return joinReasons("it shares its port with TCP listener "+quoteCapped(tcp)+
-		": the Gateway API has an implementation that supports TCP listeners accept no listener of that port, so whether it carries requests depends on the implementation", status)
+		": under the Gateway API, an implementation that supports TCP listeners accepts no listener of that port, so whether it carries requests depends on the implementation", status)
 }
 
 // protocolPortReason is the notReady text of an HTTP or HTTPS listener that
