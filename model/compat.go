@@ -460,6 +460,15 @@ func CheckServerCompat(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagno
 			// The entry is not changed here: say what is wrong, not what
 			// a merge or conversion would do about it.
 			d.Message = strings.Replace(d.Message, " removed: it repeats", " repeats", 1)
+			d.Message = strings.Replace(d.Message, ", which is kept as the first;", ";", 1)
+			if strings.HasSuffix(d.Message, " differ from the copy kept and are not in the output") {
+				d.Message = strings.TrimSuffix(d.Message, " differ from the copy kept and are not in the output")
+				if i := strings.LastIndex(d.Message, "; its "); i >= 0 {
+					d.Message = d.Message[:i] + "; the two differ in " + d.Message[i+len("; its "):]
+				}
+			}
+			d.Message = strings.Replace(d.Message, " as the copy kept, so nothing is lost", " as the first", 1)
+			d.Message = strings.Replace(d.Message, " to the copy kept, so nothing is lost", " to the first", 1)
 			d.Message = strings.Replace(d.Message, " skipped: its", ": its", 1)
 			ds = append(ds, d)
 		}

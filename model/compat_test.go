@@ -294,6 +294,18 @@ func TestCheckServerCompat(t *testing.T) {
 	if !strings.Contains(got[0].Message, "package 1 repeats the registryType") || !strings.Contains(got[2].Message, `server "io.ex/meta": its publisher-provided _meta measures 300008 bytes`) {
 		t.Errorf("messages: %v", got)
 	}
+	// Nothing is removed by a check: no message speaks of a copy kept or of
+	// the output.
+	for _, d := range got {
+		if strings.Contains(d.Message, "kept") || strings.Contains(d.Message, "output") || strings.Contains(d.Message, "removed") {
+			t.Errorf("message of a check speaks of a change: %s", d.Message)
+		}
+	}
+	diff, _ := Parse([]byte(`{"data":{"servers":[{"name":"io.ex/d","description":"d","version":"1.0.0","remotes":[`+
+		`{"type":"sse","url":"https://a.ex/","headers":[{"name":"A"}]},{"type":"sse","url":"https://a.ex/"}]}]}}`), ParseOptions{Source: compatObj})
+	if d := CheckServerCompat(diff, compatObj, NormalizeOptions{}); len(d) != 1 || !strings.HasSuffix(d[0].Message, `of remote 0; ToolHive's registry server would keep one of them without a word; the two differ in "headers"`) {
+		t.Errorf("differing copies: %v", d)
+	}
 	empty, _ := Parse([]byte(`{"data":{"servers":[]}}`), ParseOptions{Source: compatObj})
 	if e := CheckServerCompat(empty, compatObj, NormalizeOptions{}); len(e) != 1 || e[0].Reason != ReasonEmptyRegistry || e[0].Severity != SeverityWarning {
 		t.Errorf("empty: %v", e)
