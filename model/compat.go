@@ -227,9 +227,14 @@ func readPackageKey(el []byte, x *jsonx.SpanIndex) packageKey {
 }
 
 // lost describes what removing a copy loses: nothing when it is the same
-// JSON as the copy kept, otherwise the members that differ.
-func lost(kept, removed []byte) string {
+// JSON as the copy kept, otherwise the members that differ. With check (a
+// check that removes nothing, see CheckServerCompat) it only compares the
+// two.
+func lost(kept, removed []byte, check bool) string {
 	if bytes.Equal(jsonx.AppendCompact(nil, kept), jsonx.AppendCompact(nil, removed)) {
+		if check {
+			return "it is identical to the first"
+		}
 		return "it is identical to the copy kept, so nothing is lost"
 	}
 	km, _ := jsonx.Members(kept)
@@ -249,6 +254,9 @@ func lost(kept, removed []byte) string {
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
 	if len(keys) == 0 {
+		if check {
+			return "it holds the same members as the first"
+		}
 		return "it holds the same members as the copy kept, so nothing is lost"
 	}
 	quoted := make([]string, 0, min(len(keys), 5))
@@ -259,11 +267,24 @@ func lost(kept, removed []byte) string {
 	if len(keys) > 5 {
 		more = fmt.Sprintf(" and %d more", len(keys)-5)
 	}
+	if check {
+		return fmt.Sprintf("the two differ in %s%s", strings.Join(quoted, ", "), more)
+	}
 	return fmt.Sprintf("its %s%s differ from the copy kept and are not in the output", strings.Join(quoted, ", "), more)
 }
 
-// dedupePackages removes each package repeating the key of an earlier one.
-func dedupePackages(s *Server, obj ObjectRef, field string) Diagnostics {
+// repeatWords are how a message on a repeated package or remote says what
+// is done with it: removed, the first kept; or, with check, nothing.
+func repeatWords(check bool) (repeats, kept string) {
+	if check {
+		return "repeats", ""
+	}
+	return "removed: it repeats", ", which is kept as the first"
+}
+
+// dedupePackages removes each package repeating the key of an earlier one;
+// with check, it only reports them (see canonicalize).
+func dedupePackages(s *Server, obj ObjectRef, field string, check bool) Diagnostics {
 	raw, ok := s.Get(KeyPackages)
 	if !ok || jsonx.Kind(raw) != '[' {
 		return nil
@@ -290,9 +311,10 @@ func dedupePackages(s *Server, obj ObjectRef, field string) Diagnostics {
 			keep = append(keep, el)
 			continue
 		}
+		repeats, kept := repeatWords(check)
 		ds = append(ds, Warningf(ReasonDuplicatePackage, obj, fmt.Sprintf("%s.packages[%d]", field, i),
-			"server %q: package %d removed: it repeats the registryType %q, identifier %q and transport %q of package %d, which is kept as the first; ToolHive's registry server fails the whole source on a repeated package; %s",
-			abbreviate(s.Name()), i, abbreviate(k.registryType), abbreviate(k.identifier), abbreviate(k.transport), j, lost(els[j], el)))
+			"server %q: package %d %s the registryType %q, identifier %q and transport %q of package %d%s; ToolHive's registry server fails the whole source on a repeated package; %s",
+			abbreviate(s.Name()), i, repeats, abbreviate(k.registryType), abbreviate(k.identifier), abbreviate(k.transport), j, kept, lost(els[j], el, check)))
 	}
 	if len(keep) != len(els) {
 		s.Set(KeyPackages, appendArray(nil, keep))
@@ -313,8 +335,9 @@ func appendArray(dst []byte, els []json.RawMessage) []byte {
 }
 
 // canonicalRemotes removes each remote repeating the (type, URL) of an
-// earlier one; the others keep their order.
-func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
+// earlier one; the others keep their order. With check, it only reports
+// them (see canonicalize).
+func canonicalRemotes(s *Server, obj ObjectRef, field string, check bool) Diagnostics {
 	raw, ok := s.Get(KeyRemotes)
 	if !ok || jsonx.Kind(raw) != '[' {
 		return nil
@@ -342,9 +365,10 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 			keep = append(keep, r)
 			continue
 		}
+		repeats, kept := repeatWords(check)
 		ds = append(ds, Warningf(ReasonDuplicateRemote, obj, fmt.Sprintf("%s.remotes[%d]", field, i),
-			"server %q: remote %d removed: it repeats the type %q and URL %s of remote %d, which is kept as the first; ToolHive's registry server would keep one of them without a word; %s",
-			abbreviate(s.Name()), i, abbreviate(r.Type), Text(QuoteURL(r.URL)), j, lost(rs[j].Raw, r.Raw)))
+			"server %q: remote %d %s the type %q and URL %s of remote %d%s; ToolHive's registry server would keep one of them without a word; %s",
+			abbreviate(s.Name()), i, repeats, abbreviate(r.Type), Text(QuoteURL(r.URL)), j, kept, lost(rs[j].Raw, r.Raw, check)))
 	}
 	if len(keep) < len(rs) {
 		s.SetRemotes(keep)
@@ -357,24 +381,26 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string) Diagnostics {
 // package's (registryType, identifier, transport type) removed with
 // DuplicatePackage; remotes repeating an earlier remote's (type, URL)
 // removed with DuplicateRemote. The first copy is kept: it is the one the
-// publisher listed first. Everything else is left as written, in its order. It warns with InexactNumber about numbers of the
-// publisher-provided _meta the server would change, and drops the entry
-// (ok false) with MetaTooLarge when that block is over opts' limit. s is
-// changed in place; fields are named under field.
+// publisher listed first. Everything else is left as written, in its
+// order. It warns with InexactNumber about numbers of the publisher-provided
+// _meta the server would change, and drops the entry (ok false) with
+// MetaTooLarge when that block is over opts' limit. s is changed in place;
+// fields are named under field.
 //
 // What the server rewrites is left alone, so that an entry passes through
 // as written: it adds "$schema" when missing, lists remotes by type, then
 // URL, and packages by version, newest first, spells numbers as
 // encoding/json does (2.0 as 2) and adds an empty _meta.
 func Canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions) (ok bool, ds Diagnostics) {
-	return canonicalize(s, obj, field, opts, nil)
+	return canonicalize(s, obj, field, opts, nil, false)
 }
 
 // canonicalize is Canonicalize given, when facts is not nil, what a
 // validator's walk of s as it is now found (see walkFacts): the
 // publisher-provided block, and that fewer than two packages or remotes
-// leave nothing to remove or order.
-func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions, facts *walkFacts) (ok bool, ds Diagnostics) {
+// leave nothing to remove. With check, the messages say what is wrong,
+// not what is done about it (CheckServerCompat, which changes nothing).
+func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions, facts *walkFacts, check bool) (ok bool, ds Diagnostics) {
 	if s == nil {
 		return false, Diagnostics{Warningf(ReasonInvalidEntry, obj, field, "entry skipped: no server (nil)")}
 	}
@@ -391,16 +417,20 @@ func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions,
 		block = publisherBlock(s)
 	}
 	if size, over := metaTooLarge(block, opts.maxMetaSize()); over {
+		skipped := " skipped"
+		if check {
+			skipped = ""
+		}
 		ds = append(ds, Warningf(ReasonMetaTooLarge, obj, f(KeyMeta),
-			"server %q skipped: its publisher-provided _meta measures %d bytes as ToolHive's registry server counts them (encoding/json, with <, > and & as 6-byte escapes), over the limit of %d bytes; the server would fail the whole source",
-			abbreviate(s.Name()), size, opts.maxMetaSize()))
+			"server %q%s: its publisher-provided _meta measures %d bytes as ToolHive's registry server counts them (encoding/json, with <, > and & as 6-byte escapes), over the limit of %d bytes; the server would fail the whole source",
+			abbreviate(s.Name()), skipped, size, opts.maxMetaSize()))
 		return false, ds
 	}
 	if facts == nil || facts.packages >= 2 {
-		ds = append(ds, dedupePackages(s, obj, field)...)
+		ds = append(ds, dedupePackages(s, obj, field, check)...)
 	}
 	if facts == nil || facts.remotes >= 2 {
-		ds = append(ds, canonicalRemotes(s, obj, field)...)
+		ds = append(ds, canonicalRemotes(s, obj, field, check)...)
 	}
 	if block != nil && !s.exactNumbers(block) {
 		if pairs, n := inexactNumbers(block); n > 0 {
@@ -451,25 +481,14 @@ func CheckServerCompat(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagno
 	}
 	for i, s := range r.Servers {
 		field := fmt.Sprintf("data.servers[%d]", i)
-		_, cds := Canonicalize(s.Clone(), obj, field, opts)
+		// The entry is not changed here (a clone is): the messages say
+		// what is wrong, not what a merge or conversion would do about it.
+		_, cds := canonicalize(s.Clone(), obj, field, opts, nil, true)
 		for _, d := range cds {
 			switch d.Reason {
 			case ReasonMetaTooLarge, ReasonDuplicatePackage:
 				d.Severity = SeverityError
 			}
-			// The entry is not changed here: say what is wrong, not what
-			// a merge or conversion would do about it.
-			d.Message = strings.Replace(d.Message, " removed: it repeats", " repeats", 1)
-			d.Message = strings.Replace(d.Message, ", which is kept as the first;", ";", 1)
-			if strings.HasSuffix(d.Message, " differ from the copy kept and are not in the output") {
-				d.Message = strings.TrimSuffix(d.Message, " differ from the copy kept and are not in the output")
-				if i := strings.LastIndex(d.Message, "; its "); i >= 0 {
-					d.Message = d.Message[:i] + "; the two differ in " + d.Message[i+len("; its "):]
-				}
-			}
-			d.Message = strings.Replace(d.Message, " as the copy kept, so nothing is lost", " as the first", 1)
-			d.Message = strings.Replace(d.Message, " to the copy kept, so nothing is lost", " to the first", 1)
-			d.Message = strings.Replace(d.Message, " skipped: its", ": its", 1)
 			ds = append(ds, d)
 		}
 	}

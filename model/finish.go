@@ -107,7 +107,7 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 	// nothing, so the first walk is simply forgotten.
 	if facts, ok := leanEntry(s); ok {
 		// Nothing to report, no remote to drop: the common entry.
-		ok, cds := canonicalize(s, obj, fieldPrefix, opts, &facts)
+		ok, cds := canonicalize(s, obj, fieldPrefix, opts, &facts, false)
 		return ok, append(ds, cds...)
 	}
 	var v validator // set field by field: a composite literal is built aside and copied
@@ -141,7 +141,7 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 	if v.retried == 0 {
 		facts = &v.facts
 	}
-	ok, cds := canonicalize(s, obj, fieldPrefix, opts, facts)
+	ok, cds := canonicalize(s, obj, fieldPrefix, opts, facts, false)
 	return ok, append(ds, cds...)
 }
 

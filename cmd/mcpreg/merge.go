@@ -122,7 +122,7 @@ func runMerge(e *env, args []string) int {
 
 // mergeSelected is the form without an MCPRegistry: the flags make the entry.
 func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strategy, lastUpdated time.Time) merge.Result {
-	owner := model.ObjectRef{Kind: "ConfigMapSelector", Namespace: f.namespace, Name: f.selector}
+	owner := f.selectorOwner()
 	ls, err := parseSelector(f.selector)
 	if err != nil {
 		return merge.Result{Diagnostics: model.Diagnostics{model.Errorf(model.ReasonInvalidSelector, owner, "",
@@ -146,6 +146,12 @@ func (f *mergeFlags) mergeSelected(cms []*corev1.ConfigMap, strategy merge.Strat
 		Strategy:  strategy,
 		Filter:    filter,
 	}, cms, merge.Options{LastUpdated: lastUpdated, MaxMetaSize: f.metaLimit(), Parallel: readParallel})
+}
+
+// selectorOwner is the object diagnostics of the selector form name: the
+// selector in its namespace.
+func (f *mergeFlags) selectorOwner() model.ObjectRef {
+	return model.ObjectRef{Kind: "ConfigMapSelector", Namespace: f.namespace, Name: f.selector}
 }
 
 // defaultNamespace is the namespace of objects the manifests give none:
@@ -173,7 +179,7 @@ func (f *mergeFlags) sizeWarning(reg *model.Registry) model.Diagnostics {
 	if size <= merge.MaxConfigMapSize {
 		return nil
 	}
-	owner := model.ObjectRef{Kind: "ConfigMapSelector", Namespace: f.namespace, Name: f.selector}
+	owner := f.selectorOwner()
 	return model.Diagnostics{model.Warningf(model.ReasonOutputTooLarge, owner, "",
 		"the merged registry is %d bytes (compact, under the key %q); a ConfigMap holds at most %d, so it cannot be stored as an MCPRegistry's output ConfigMap", size, merge.OutputKey, merge.MaxConfigMapSize)}
 }

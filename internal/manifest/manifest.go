@@ -234,9 +234,9 @@ func impliedAPIVersion(kind string) (string, bool) {
 	case "ReferenceGrant":
 		return gwv1.GroupName + "/v1beta1", true
 	case model.KindMCPServer, model.KindMCPRemoteProxy, model.KindVirtualMCPServer, model.KindMCPGroup, model.KindMCPRegistry:
-		return "toolhive.stacklok.dev/v1alpha1", true
+		return model.ToolHiveGroup + "/v1alpha1", true
 	case model.KindMCPServerEntry:
-		return "toolhive.stacklok.dev/v1beta1", true
+		return model.ToolHiveGroup + "/v1beta1", true
 	}
 	return "", false
 }
