@@ -786,13 +786,22 @@ func (m *merger) combine() Result {
 	for i, e := range m.pass {
 		for ; j < len(kept) && at[j] <= i; j++ {
 			emit(kept[j].out, kept[j].osum)
+			if kept[j].standIn {
+				m.ds = append(m.ds, standInInfo(kept[j]))
+			}
 		}
 		if e.mark != m.epoch {
 			emit(e.s, &e.sum)
+			if e.standIn {
+				m.ds = append(m.ds, standInInfo(e))
+			}
 		}
 	}
 	for ; j < len(kept); j++ {
 		emit(kept[j].out, kept[j].osum)
+		if kept[j].standIn {
+			m.ds = append(m.ds, standInInfo(kept[j]))
+		}
 	}
 	h.Write(buf)
 

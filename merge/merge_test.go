@@ -655,3 +655,95 @@ func TestForRegistryWithoutConfigMapSource(t *testing.T) {
 		}
 	}
 }
+
+// TestStandInDescriptionOnlyForWrittenEntries: an entry without a
+// description gets the stand-in and a MissingDescription Info only when it
+// reaches the output; one dropped on the way (a bad name, a duplicate in its
+// ConfigMap, shadowed by another ConfigMap, removed by the filter) has its
+// drop as its one diagnostic, or none for the filter, which the result's
+// Filtered lists.
+func TestStandInDescriptionOnlyForWrittenEntries(t *testing.T) {
+	doc := func(entries ...string) string {
+		return `{"version":"1.0.0","meta":{"last_updated":"2024-01-01T00:00:00Z"},"data":{"servers":[` + strings.Join(entries, ",") + `]}}`
+	}
+	bare := func(name string) string {
+		return `{"name":"` + name + `","version":"1.0.0","remotes":[{"type":"sse","url":"https://` + strings.NewReplacer("/", ".", " ", "-").Replace(name) + `.example.com/sse"}]}`
+	}
+	tests := []struct {
+		name   string
+		in     testInput
+		want   []string // output names
+		infos  []string // fields of the MissingDescription Infos
+		others string   // the other reasons, sorted as Diagnostics are
+	}{
+		{
+			name: "a bad name: the InvalidEntry alone",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, doc(bare("io.ex/bad name"), bare("io.ex/good"))),
+			}},
+			want:   []string{"io.ex/good"},
+			infos:  []string{"data[registry.json].data.servers[1].description"},
+			others: "InvalidEntry,PartialSyncFailure",
+		},
+		{
+			name: "a duplicate in its ConfigMap: the DuplicateServer alone",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, doc(bare("io.ex/one"), bare("io.ex/one"))),
+			}},
+			want:   []string{"io.ex/one"},
+			infos:  []string{"data[registry.json].data.servers[0].description"},
+			others: "DuplicateServer",
+		},
+		{
+			name: "shadowed by another ConfigMap: the ConflictShadowed alone",
+			in: testInput{Namespace: testNS, Selector: regSelector, Strategy: StrategyPriority, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, doc(bare("io.ex/one"))),
+				configMap("b", regLabels, doc(bare("io.ex/one"))),
+			}},
+			want:   []string{"io.ex/one"},
+			infos:  []string{"data[registry.json].data.servers[0].description"},
+			others: "ConflictShadowed",
+		},
+		{
+			name: "renamed copies are written, each with its Info",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("aa", regLabels, doc(bare("io.ex/one"))),
+				configMap("bb", regLabels, doc(bare("io.ex/one"))),
+			}},
+			want:   []string{"aa/one", "bb/one"},
+			infos:  []string{"data[registry.json].data.servers[0].description", "data[registry.json].data.servers[0].description"},
+			others: "NameConflict,NameConflict",
+		},
+		{
+			name: "removed by the filter: no Info",
+			in: testInput{Namespace: testNS, Selector: regSelector, Filter: &model.RegistryFilter{Names: &model.IncludeExclude{Exclude: []string{"*/gone"}}},
+				ConfigMaps: []*corev1.ConfigMap{configMap("a", regLabels, doc(bare("io.ex/gone"), bare("io.ex/kept")))}},
+			want:  []string{"io.ex/kept"},
+			infos: []string{"data[registry.json].data.servers[1].description"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mergeIn(tt.in)
+			if got := names(res); !slices.Equal(got, tt.want) {
+				t.Fatalf("names = %q, want %q", got, tt.want)
+			}
+			var infos, others []string
+			for _, d := range res.Diagnostics {
+				if d.Reason == model.ReasonMissingDescription {
+					infos = append(infos, d.Field)
+					continue
+				}
+				if d.Severity != model.SeverityInfo || d.Reason == model.ReasonNameConflict {
+					others = append(others, string(d.Reason))
+				}
+			}
+			if !slices.Equal(infos, tt.infos) {
+				t.Errorf("MissingDescription fields = %q, want %q\n%v", infos, tt.infos, res.Diagnostics)
+			}
+			if got := strings.Join(others, ","); got != tt.others {
+				t.Errorf("other reasons = %q, want %q\n%v", got, tt.others, res.Diagnostics)
+			}
+		})
+	}
+}

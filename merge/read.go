@@ -95,6 +95,10 @@ type entry struct {
 	pass bool
 	// dropped is set for an entry dedupe drops as a duplicate.
 	dropped bool
+	// standIn is set for an entry read without a description, which got
+	// the stand-in text: the combine that writes it says so (an entry
+	// dropped on the way has its one diagnostic, the drop).
+	standIn bool
 
 	part *part
 	pos  int    // its position among the entries model.Parse returned
@@ -207,7 +211,7 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 	texts := make([][]byte, 0, len(reg.Servers))
 	sums := make([]*[sha256.Size]byte, 0, len(reg.Servers))
 	for pos, s := range reg.Servers {
-		m.describe(s, p)
+		standIn := m.describe(s, p)
 		ok, nds := model.NormalizeWith(s, p.ref, p.field, model.NormalizeOptions{MaxMetaSize: m.opts.MaxMetaSize})
 		if len(nds) > 0 {
 			// Normalize names fields under the prefix it is given; put the
@@ -229,7 +233,7 @@ func (m *merger) read(cm *corev1.ConfigMap) *part {
 		// The slab is zeroed: set the fields in place rather than copy a
 		// whole entry in.
 		e := &slab[len(heads)]
-		e.s, e.part, e.pos = s, p, pos
+		e.s, e.part, e.pos, e.standIn = s, p, pos, standIn
 		e.orig, e.ver = s.Name(), s.Version()
 		// What the merge needs of the entry is read now, while its bytes
 		// are in the cache, not after the entries are sorted: a duplicate
@@ -379,18 +383,25 @@ func (e *entry) fieldOf() string {
 
 // describe gives an entry without description the stand-in text, since the
 // upstream schema requires one and hand-written ConfigMap catalogs often
-// leave it out.
-func (m *merger) describe(s *model.Server, p *part) {
+// leave it out, and reports whether it did. The MissingDescription Info
+// waits for the combine (see standInInfo): only an entry that reaches the
+// output has a description written for it.
+func (m *merger) describe(s *model.Server, p *part) bool {
 	// Only a missing description or the empty string literal gets the
 	// stand-in; nothing else is decoded.
 	if s.HasDescription() {
-		return
+		return false
 	}
 	_, server := naming.Split(s.Name())
-	text := model.ShortenDescription(fmt.Sprintf("%s from ConfigMap %s/%s", server, p.ref.Namespace, p.ref.Name))
-	s.SetDescription(text)
-	p.ds = append(p.ds, model.Infof(model.ReasonMissingDescription, p.ref, entryField(p.field, s)+"."+model.KeyDescription,
-		"server %q has no description; wrote %q", s.Name(), text))
+	s.SetDescription(model.ShortenDescription(fmt.Sprintf("%s from ConfigMap %s/%s", server, p.ref.Namespace, p.ref.Name)))
+	return true
+}
+
+// standInInfo is the MissingDescription Info of an entry written with the
+// stand-in description describe gave it.
+func standInInfo(e *entry) model.Diagnostic {
+	return model.Infof(model.ReasonMissingDescription, e.part.ref, e.fieldOf()+"."+model.KeyDescription,
+		"server %q has no description; wrote %q", e.orig, e.s.Description())
 }
 
 func describeKeys(cm *corev1.ConfigMap) string {

@@ -54,3 +54,28 @@ func lines(ds model.Diagnostics) string {
 	}
 	return b.String()
 }
+
+// TestConvertStandInOnlyForWrittenEntries: an entry without a description
+// that Convert drops (a bad name, a repeated name) has the drop as its one
+// diagnostic; only the entries written get a MissingDescription Info.
+func TestConvertStandInOnlyForWrittenEntries(t *testing.T) {
+	data := `{"servers":[{"name":"io.acme/bad name","image":"ghcr.io/acme/a:1"},` +
+		`{"name":"io.acme/good","image":"ghcr.io/acme/b:1"},` +
+		`{"name":"io.acme/good","image":"ghcr.io/acme/c:1"}]}`
+	reg, ds := model.Convert([]byte(data), model.ParseOptions{Source: model.ObjectRef{Kind: "File", Name: "md.json"}}, "2025-01-01T00:00:00Z")
+	if reg == nil || len(reg.Servers) != 1 || reg.Servers[0].Name() != "io.acme/good" {
+		t.Fatalf("servers: %v", ds)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, string(d.Reason)+" "+d.Field)
+	}
+	want := []string{
+		"InvalidEntry servers[0]",
+		"MissingDescription servers[1].description",
+		"DuplicateServer servers[2]",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s\n%v", strings.Join(got, "\n"), strings.Join(want, "\n"), ds)
+	}
+}

@@ -743,7 +743,14 @@ func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts Norma
 	// one: the upstream schema requires a description, and ToolHive's
 	// shapes (the list shorthand above all) often have none, so dropping
 	// those entries would leave a catalog converted to nothing.
+	// The Info waits for FinishWith: an entry it drops has the drop as its
+	// one diagnostic, not also a description written for nothing.
 	from := standInSource(opts.Source)
+	type standIn struct {
+		s *Server
+		d Diagnostic
+	}
+	var standIns []standIn
 	for i, s := range out.Servers {
 		if s == nil || s.HasDescription() {
 			continue
@@ -762,10 +769,21 @@ func ConvertWith(data []byte, opts ParseOptions, lastUpdated string, nopts Norma
 		if field == "" {
 			field = fmt.Sprintf("data.servers[%d]", i)
 		}
-		ds = append(ds, Infof(ReasonMissingDescription, opts.Source, field+"."+KeyDescription,
-			"server %q has no description; wrote %q", s.Name(), text))
+		standIns = append(standIns, standIn{s, Infof(ReasonMissingDescription, opts.Source, field+"."+KeyDescription,
+			"server %q has no description; wrote %q", s.Name(), text)})
 	}
 	ds = append(ds, FinishWith(out, opts.Source, nopts)...)
+	if len(standIns) > 0 {
+		kept := make(map[*Server]bool, len(out.Servers))
+		for _, s := range out.Servers {
+			kept[s] = true
+		}
+		for _, si := range standIns {
+			if kept[si.s] {
+				ds = append(ds, si.d)
+			}
+		}
+	}
 	if len(out.Servers) == 0 {
 		why := "the input has no server entry"
 		if read > 0 {
