@@ -45,7 +45,8 @@
 //     is asked: the higher resourceVersion, then the greater JSON encoding,
 //     so the choice does not depend on input order, and an older copy that
 //     still carries the labels is not merged when the newer one has lost
-//     them.
+//     them. A copy ignored whose data or labels differ is a DuplicateName
+//     warning (for a selector, when either copy matches it).
 //  2. Reading. The key (default registry.json) is read from data, else
 //     binaryData, and parsed with model.Parse (any of the three shapes, or the
 //     format asked for). A missing key (MissingKey), bad JSON (InvalidJSON) or

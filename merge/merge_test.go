@@ -110,7 +110,8 @@ func TestMergeTable(t *testing.T) {
 				withRV(configMap("a", nil, upstreamDoc(a("io.ex/new", "a"))), "11"),
 				configMap("b", regLabels, upstreamDoc(a("io.ex/bb", "b"))),
 			}},
-			want: []string{"io.ex/bb"},
+			want:    []string{"io.ex/bb"},
+			reasons: "DuplicateName",
 		},
 		{
 			name: "a newer copy without the labels, listed first",
@@ -119,7 +120,8 @@ func TestMergeTable(t *testing.T) {
 				configMap("b", regLabels, upstreamDoc(a("io.ex/bb", "b"))),
 				withRV(configMap("a", regLabels, upstreamDoc(a("io.ex/old", "a"))), "10"),
 			}},
-			want: []string{"io.ex/bb"},
+			want:    []string{"io.ex/bb"},
+			reasons: "DuplicateName",
 		},
 		{
 			name: "a newer copy that gained the labels is selected",
@@ -127,7 +129,35 @@ func TestMergeTable(t *testing.T) {
 				withRV(configMap("a", nil, upstreamDoc(a("io.ex/old", "a"))), "10"),
 				withRV(configMap("a", regLabels, upstreamDoc(a("io.ex/new", "a"))), "11"),
 			}},
-			want: []string{"io.ex/new"},
+			want:    []string{"io.ex/new"},
+			reasons: "DuplicateName",
+		},
+		{
+			name: "copies of one resourceVersion that differ: one is read, whatever the order, the other reported",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", regLabels, upstreamDoc(a("io.ex/one", "a"))),
+				configMap("a", regLabels, upstreamDoc(a("io.ex/two", "a"))),
+			}},
+			want:    []string{"io.ex/two"},
+			reasons: "DuplicateName",
+		},
+		{
+			name: "copies the selector concerns neither of are not reported",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("a", nil, upstreamDoc(a("io.ex/one", "a"))),
+				configMap("a", nil, upstreamDoc(a("io.ex/two", "a"))),
+				configMap("b", regLabels, upstreamDoc(a("io.ex/bb", "b"))),
+			}},
+			want: []string{"io.ex/bb"},
+		},
+		{
+			name: "copies of the ConfigMap named that differ are reported",
+			in: testInput{Namespace: testNS, Name: "a", ConfigMaps: []*corev1.ConfigMap{
+				withRV(configMap("a", nil, upstreamDoc(a("io.ex/new", "a"))), "11"),
+				withRV(configMap("a", nil, upstreamDoc(a("io.ex/old", "a"))), "10"),
+			}},
+			want:    []string{"io.ex/new"},
+			reasons: "DuplicateName",
 		},
 		{
 			name: "a filter on prefixed names",

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -97,7 +98,9 @@ func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.Conf
 			}
 		}
 		var generated []string
-		for _, cm := range dedupe(inNamespace) {
+		kept, dds := dedupe(inNamespace, func(cm *corev1.ConfigMap) bool { return sel.Matches(labels.Set(cm.Labels)) })
+		m.ds = append(m.ds, dds...)
+		for _, cm := range kept {
 			if sel.Matches(labels.Set(cm.Labels)) {
 				if IsGenerated(cm) {
 					// Bounded by the number of ConfigMaps given.
@@ -125,7 +128,9 @@ func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.Conf
 				cms = append(cms, cm)
 			}
 		}
-		cms = dedupe(cms)
+		var dds model.Diagnostics
+		cms, dds = dedupe(cms, nil)
+		m.ds = append(m.ds, dds...)
 		if len(cms) == 0 {
 			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField("configMapRef"),
 				"ConfigMap %s/%s not found; the registry is empty", in.Namespace, in.Name))
@@ -136,7 +141,9 @@ func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.Conf
 				cms = append(cms, cm)
 			}
 		}
-		cms = dedupe(cms)
+		var dds model.Diagnostics
+		cms, dds = dedupe(cms, nil)
+		m.ds = append(m.ds, dds...)
 		if len(cms) == 0 {
 			m.ds = append(m.ds, model.Warningf(model.ReasonNoConfigMapsSelected, m.owner, m.ownerField(""),
 				"no ConfigMap given; the registry is empty"))
@@ -147,14 +154,20 @@ func (m *merger) selectSources(snapshot []*corev1.ConfigMap) (cms []*corev1.Conf
 
 // dedupe keeps one object per namespace/name, at the position of its first
 // occurrence: the newer by resourceVersion, then the greater JSON encoding,
-// so that the choice does not depend on the order of the snapshot.
-func dedupe(cms []*corev1.ConfigMap) []*corev1.ConfigMap {
+// so that the choice does not depend on the order of the snapshot. Each
+// copy it ignores whose data or labels differ from the one kept is a
+// DuplicateName warning, as discovery reports copies of other kinds: the
+// servers only that copy defines are not merged. matters, when not nil,
+// limits the warnings to the objects a selector concerns (either copy
+// matching it). A second pass over cms only when it holds copies.
+func dedupe(cms []*corev1.ConfigMap, matters func(*corev1.ConfigMap) bool) ([]*corev1.ConfigMap, model.Diagnostics) {
 	if len(cms) < 2 {
-		return cms
+		return cms, nil
 	}
 	type key struct{ ns, name string }
 	at := make(map[key]int, len(cms))
 	out := cms[:0:0]
+	dups := false
 	for _, cm := range cms {
 		k := key{cm.Namespace, cm.Name}
 		i, dup := at[k]
@@ -163,11 +176,42 @@ func dedupe(cms []*corev1.ConfigMap) []*corev1.ConfigMap {
 			out = append(out, cm)
 			continue
 		}
+		dups = true
 		if newer(cm, out[i]) {
 			out[i] = cm
 		}
 	}
-	return out
+	if !dups {
+		return out, nil
+	}
+	var ds model.Diagnostics
+	for _, cm := range cms {
+		if kept := out[at[key{cm.Namespace, cm.Name}]]; cm != kept {
+			ds = append(ds, ignoredCopy(cm, kept, matters)...)
+		}
+	}
+	return out, ds
+}
+
+// ignoredCopy is the DuplicateName warning for other, a copy of kept that
+// the merge ignores, or nothing when the two hold the same data and labels or
+// matters says neither concerns the merge.
+func ignoredCopy(other, kept *corev1.ConfigMap, matters func(*corev1.ConfigMap) bool) model.Diagnostics {
+	if matters != nil && !matters(other) && !matters(kept) {
+		return nil
+	}
+	if maps.Equal(other.Data, kept.Data) && maps.EqualFunc(other.BinaryData, kept.BinaryData, bytes.Equal) && maps.Equal(other.Labels, kept.Labels) {
+		return nil
+	}
+	ref := model.FullRef("v1", "ConfigMap", &other.ObjectMeta)
+	if other.ResourceVersion != kept.ResourceVersion {
+		return model.Diagnostics{model.Warningf(model.ReasonDuplicateName, ref, "",
+			"ConfigMap %s/%s appears more than once in the snapshot with different content; the copy of resourceVersion %q stands for it, this one (resourceVersion %q) is ignored",
+			other.Namespace, other.Name, kept.ResourceVersion, other.ResourceVersion)}
+	}
+	return model.Diagnostics{model.Warningf(model.ReasonDuplicateName, ref, "",
+		"ConfigMap %s/%s appears more than once in the snapshot with different content and the same resourceVersion; the other copy stands for it (the same whatever the input order), this one is ignored",
+		other.Namespace, other.Name)}
 }
 
 // newer reports whether a should replace b, a version of the same object.
