@@ -668,7 +668,10 @@ func TestLeanDeclines(t *testing.T) {
 		// escape is not read as an unknown one (the checks decode it), and
 		// a near miss of a checked key is an unknown one, whatever it holds.
 		{KeyMeta, ext(`,"t\u0061gs":["Bad"]`), false},
-		{KeyMeta, ext(`,"tag":["Bad"],"tagss":[5],"Tags":5,"status2":"gone","metadata_":5`), true},
+		{KeyMeta, ext(`,"tag":["Bad"],"tagss":[5],"status2":"gone","metadata_":5`), true},
+		// Another spelling of a member (keycase.go): the checks refuse it.
+		{KeyMeta, ext(`,"Tags":5`), false},
+		{KeyMeta, ext(`,"tIeR":"Official"`), false},
 		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"versio\u006e":"latest"}]`, false},
 		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"registryTypes":5,"environmentVariablesX":5,"registryBaseUrl2":"not a uri"}]`, true},
 		{KeyPackages, `[{"registryType":"oci","identifier":"x","transport":{"type":"stdio"},"environmentVariables":[{"name":"K","isRequiredX":"no","isSecre":5,"formats":"json"}]}]`, true},

@@ -238,7 +238,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		sc.entries = append(sc.entries, e)
 		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
 		if len(packed) > 0 {
-			e.packed, e.first = packed, facts.First
+			e.packed, e.first, e.unnumbered = packed, facts.First, facts.Unnumbered
 		}
 		if !sc.noIndex {
 			e.raw, e.index, e.indexed, e.bigNumbers, e.inexact = raw, idx.Spans[:n:n], true, idx.BigNumbers, idx.Inexact

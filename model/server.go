@@ -106,6 +106,10 @@ type Server struct {
 	// reads (leanKey) that is an object or an array, and none of them has
 	// been set or deleted since: leanEntry need not read them again.
 	fused bool
+	// unnumbered is set, with packed, when a key of the entry is none the
+	// scan numbers (jsonx.KeyFacts.Unnumbered): it may spell a server.json
+	// member in another case, which leanPacked leaves to the full check.
+	unnumbered bool
 }
 
 // setFused records the facts of the scan's lean reading of the entry, read

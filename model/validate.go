@@ -208,6 +208,10 @@ func (v *validator) entry() {
 				v.container(m.Key, m.Value)
 				v.careful = false
 			}
+		default:
+			if c := variantOf(caseServer, m.Key); c != "" {
+				v.fail(variantMessage, c)
+			}
 		}
 		if huge {
 			v.hugeNumbers(m.Value)
@@ -312,6 +316,15 @@ func (v *validator) container(key string, raw []byte) {
 	}
 }
 
+// variant refuses a member whose name is another spelling of one of ks,
+// the member names of the struct its object is decoded into (see
+// keycase.go).
+func (v *validator) variant(m *rawMember, ks keySet) {
+	if c := variantOf(ks, m.key); c != "" {
+		v.failAt(m.key, -1, variantMessage, c)
+	}
+}
+
 // ---- server.json definitions ----
 
 // repository checks Repository: string url (a URI) and source, both
@@ -333,6 +346,8 @@ func (v *validator) repository(raw []byte) {
 			v.isStr(m)
 		case "id", "subfolder":
 			v.isStr(m)
+		default:
+			v.variant(m, caseRepository)
 		}
 	}
 	v.required(hasURL, "url")
@@ -370,6 +385,8 @@ func (v *validator) icon(raw []byte) {
 			v.in(m.key)
 			v.stringList(m.value, ruleIconSize, false)
 			v.out()
+		default:
+			v.variant(m, caseIcon)
 		}
 	}
 	v.required(hasSrc, "src")
@@ -402,6 +419,8 @@ func (v *validator) transport(raw []byte, remote bool) {
 				v.variables(m.value)
 				v.out()
 			}
+		default:
+			v.variant(m, caseTransport)
 		}
 	}
 	if remote && url != nil {
@@ -501,6 +520,8 @@ func (v *validator) pkg(raw []byte) {
 			v.in(m.key)
 			v.each(m.value, eachArgument)
 			v.out()
+		default:
+			v.variant(m, casePackage)
 		}
 	}
 	v.required(hasType, "registryType")
@@ -542,7 +563,9 @@ func (v *validator) input(raw []byte) {
 	var it members
 	v.open(&it, raw)
 	for v.next(&it) {
-		v.inputMember(&it.m)
+		if !v.inputMember(&it.m) {
+			v.variant(&it.m, caseInput)
+		}
 	}
 }
 
@@ -585,8 +608,8 @@ func (v *validator) keyValueInput(raw []byte) {
 	for v.next(&it) {
 		if string(it.m.key) == "name" {
 			name = it.m.value // not a member of an InputWithVariables
-		} else {
-			v.inputWithVariables(&it.m)
+		} else if !v.inputWithVariables(&it.m) {
+			v.variant(&it.m, caseKeyValueInput)
 		}
 	}
 	if name != nil {
@@ -622,6 +645,8 @@ func (v *validator) argument(raw []byte) {
 		default:
 			if v.inputWithVariables(m) {
 				hasValue = hasValue || string(m.key) == "value"
+			} else {
+				v.variant(m, caseArgument)
 			}
 		}
 	}

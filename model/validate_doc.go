@@ -20,13 +20,24 @@ func documentRules(data []byte, obj ObjectRef) Diagnostics {
 	// encoding/json keeps the last of repeated members, and gojsonschema
 	// reads the document the same way: the last "$schema" is the one
 	// checked, the last "data" the one whose servers are read.
-	lastSchema, lastData := -1, -1
+	lastSchema, lastData, lastMeta := -1, -1, -1
 	for i, m := range top {
 		switch m.Key {
 		case KeySchema:
 			lastSchema = i
 		case "data":
 			lastData = i
+		case "meta":
+			lastMeta = i
+		default:
+			ds = appendVariant(ds, obj, "", m.Key, caseDocument)
+		}
+	}
+	if lastMeta >= 0 {
+		if mm, err := jsonx.Members(top[lastMeta].Value); err == nil {
+			for _, m := range mm {
+				ds = appendVariant(ds, obj, "meta.", m.Key, caseDocumentMeta)
+			}
 		}
 	}
 	if lastSchema >= 0 {
@@ -56,6 +67,7 @@ func documentRules(data []byte, obj ObjectRef) Diagnostics {
 			last[d.Key] = j
 		}
 		for j, d := range dm {
+			ds = appendVariant(ds, obj, "data.", d.Key, caseDocumentData)
 			if d.Key == "servers" && j == last[d.Key] {
 				continue
 			}
@@ -78,4 +90,15 @@ func appendHugeNumber(ds Diagnostics, obj ObjectRef, field string, raw []byte) D
 	}
 	return append(ds, Errorf(ReasonInvalidEntry, obj, field,
 		"%s holds the number %s, beyond the range of a 64-bit float; ToolHive's registry server decodes the whole document and rejects it", field, show(n)))
+}
+
+// appendVariant adds an Error when key, a member of the document at
+// prefix, is another spelling of one of ks (see keycase.go): ToolHive's
+// registry server would read that member, say a "Data" holding other
+// servers, where these checks read the one spelled right.
+func appendVariant(ds Diagnostics, obj ObjectRef, prefix, key string, ks keySet) Diagnostics {
+	if c := variantOf(ks, key); c != "" {
+		return append(ds, Errorf(ReasonInvalidEntry, obj, prefix+key, "%s%s "+variantMessage, prefix, key, c))
+	}
+	return ds
 }

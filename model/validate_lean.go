@@ -22,7 +22,8 @@ import (
 //
 // A key it does not check is skipped whatever it holds, repeated or not:
 // the checks ignore such members too (a repeat of one changes what they
-// ignore, nothing else).
+// ignore, nothing else). A key spelling a member of its level's struct in
+// another case is the exception: the checks refuse it (keycase.go).
 
 // leanEntry is the lean reading of a whole entry: ok when validator.entry
 // would report nothing at all (not even the official registry's name
@@ -94,6 +95,10 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 			if !fused && !leanValue(s, m.Key, raw, &facts) {
 				return facts, false
 			}
+		default:
+			if variantOf(caseServer, m.Key) != "" {
+				return facts, false
+			}
 		}
 	}
 	if !hasName || !hasDescription || !hasVersion {
@@ -115,6 +120,17 @@ func leanEntry(s *Server) (facts walkFacts, ok bool) {
 // and websiteUrl must be a URI.
 func leanPacked(s *Server) bool {
 	raw := s.raw
+	if s.unnumbered {
+		// A key the scan does not number may be another spelling of a
+		// server.json member, which the checks refuse. The keys of a
+		// packed entry are literals without escapes: their bytes are the
+		// key.
+		for _, p := range s.packed {
+			if variantOf(caseServer, raw[p.Key.Start:p.Key.End]) != "" {
+				return false
+			}
+		}
+	}
 	for _, p := range s.packed {
 		if c := raw[p.Value.Start]; c == '{' || c == '[' {
 			if p.Key.End-p.Key.Start == int32(len("websiteUrl")) && string(raw[p.Key.Start:p.Key.End]) == "websiteUrl" {
@@ -546,10 +562,14 @@ func (l *lean) oneOf(lits []leanLit) bool {
 
 // other reads a member whose key the reader does not check: its key, read
 // as key reads it (so that a checked key written with an escape is not
-// taken for another), and its value, whatever it holds.
-func (l *lean) other() bool {
-	_, ok := l.key()
-	return ok && l.skip()
+// taken for another), and its value, whatever it holds. ks are the member
+// names of the struct the object is decoded into (nil for none checked):
+// a key spelling one of them in another case is declined.
+func (l *lean) other(ks keySet) bool {
+	k, ok := l.key()
+	// Another spelling of a member of the level's struct is the full
+	// check's to refuse (see keycase.go).
+	return ok && variantOf(ks, k) == "" && l.skip()
 }
 
 // leanCheck names the check of each element of an array (see array).
@@ -747,7 +767,7 @@ func (l *lean) repository() bool {
 		case l.is(&w, &k.subfolder):
 			ok = once(&seen, 8) && l.anyStr()
 		default:
-			ok = l.other()
+			ok = l.other(caseRepository)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -801,7 +821,7 @@ func (l *lean) transport(remote bool) bool {
 		case l.is(&w, &k.variables):
 			ok = !remote && l.skip()
 		default:
-			ok = l.other()
+			ok = l.other(caseTransport)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -865,7 +885,7 @@ func (l *lean) pkg() bool {
 		case l.is(&w, &k.packageArguments), l.is(&w, &k.runtimeArguments):
 			return false
 		default:
-			ok = l.other()
+			ok = l.other(casePackage)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -901,7 +921,7 @@ func (l *lean) keyValue() bool {
 		case l.is(&w, &k.choices), l.is(&w, &k.variables):
 			return false
 		default:
-			ok = l.other()
+			ok = l.other(caseKeyValueInput)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -926,7 +946,7 @@ func (l *lean) meta() (block []byte, ok bool) {
 			ok = once(&seen, 1) && l.publishers()
 			block = l.b[start:l.i]
 		} else {
-			ok = l.other()
+			ok = l.other(caseServerMeta)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1040,7 +1060,7 @@ func (l *lean) extensions() bool {
 		case l.is(&w, &k.oauthConfig):
 			return false
 		default:
-			ok = l.other()
+			ok = l.other(caseExtension)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1070,7 +1090,7 @@ func (l *lean) metadata() bool {
 		case l.is(&w, &k.kubernetes):
 			ok = once(&seen, 4) && l.kubernetes()
 		default:
-			ok = l.other()
+			ok = l.other(caseExtMetadata)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1098,7 +1118,7 @@ func (l *lean) icon() bool {
 		case l.is(&w, &k.sizes):
 			ok = once(&seen, 8) && l.strings(leanIconSize, false)
 		default:
-			ok = l.other()
+			ok = l.other(caseIcon)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1131,7 +1151,7 @@ func (l *lean) envVar() bool {
 		case l.is(&w, &k.secret):
 			ok = once(&seen, 16) && l.boolean()
 		default:
-			ok = l.other()
+			ok = l.other(caseExtEnvVar)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1157,7 +1177,7 @@ func (l *lean) toolDefinition() bool {
 		case l.is(&w, &k.annotations):
 			ok = once(&seen, 8) && l.object()
 		default:
-			ok = l.other()
+			ok = l.other(nil)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1194,7 +1214,7 @@ func (l *lean) kubernetes() bool {
 		case l.is(&w, &k.transport):
 			ok = once(&seen, 32) && l.oneOf(kubernetesTransportLits)
 		default:
-			ok = l.other()
+			ok = l.other(caseExtKubernetes)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1228,7 +1248,7 @@ func (l *lean) permissions() bool {
 		case l.is(&w, &k.network):
 			ok = once(&seen, 16) && l.network()
 		default:
-			ok = l.other()
+			ok = l.other(caseExtPermissions)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1245,7 +1265,7 @@ func (l *lean) network() bool {
 		if w := l.window(); l.is(&w, &networkKeys.outbound) {
 			ok = once(&seen, 1) && l.outbound()
 		} else {
-			ok = l.other()
+			ok = l.other(caseExtNetwork)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1269,7 +1289,7 @@ func (l *lean) outbound() bool {
 		case l.is(&w, &k.insecureAllowAll):
 			ok = once(&seen, 4) && l.boolean()
 		default:
-			ok = l.other()
+			ok = l.other(caseExtOutbound)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1326,7 +1346,7 @@ func (l *lean) provenance() bool {
 		case l.is(&w, &k.attestation):
 			ok = once(&seen, 64) && l.attestation()
 		default:
-			ok = l.other()
+			ok = l.other(caseExtProvenance)
 		}
 		if ok {
 			ok, more = l.sep('}')
@@ -1343,7 +1363,7 @@ func (l *lean) attestation() bool {
 		if w := l.window(); l.is(&w, &attestationKeys.predicateType) {
 			ok = once(&seen, 1) && l.uri()
 		} else {
-			ok = l.other()
+			ok = l.other(caseExtAttestation)
 		}
 		if ok {
 			ok, more = l.sep('}')

@@ -21,6 +21,7 @@ func (v *validator) meta(raw []byte) {
 	}
 	for v.next(&it) {
 		if string(it.m.key) != PublisherProvidedKey {
+			v.variant(&it.m, caseServerMeta)
 			continue
 		}
 		v.facts.block = it.m.value
@@ -87,6 +88,8 @@ func (v *validator) extensions(raw []byte) {
 			v.in(m.key)
 			v.extensionsMember(m)
 			v.out()
+		default:
+			v.variant(m, caseExtension)
 		}
 	}
 	if !hasStatus {
@@ -173,6 +176,8 @@ func (v *validator) envVar(raw []byte) {
 			v.isStr(m)
 		case "required", "secret":
 			v.boolm(m)
+		default:
+			v.variant(m, caseExtEnvVar)
 		}
 	}
 }
@@ -195,6 +200,8 @@ func (v *validator) metadata(raw []byte) {
 			v.in(m.key)
 			v.kubernetes(m.value)
 			v.out()
+		default:
+			v.variant(m, caseExtMetadata)
 		}
 	}
 }
@@ -213,6 +220,8 @@ func (v *validator) kubernetes(raw []byte) {
 			v.strm(m, ruleUUID)
 		case "transport":
 			v.enumm(m, kubernetesTransports)
+		default:
+			v.variant(m, caseExtKubernetes)
 		}
 	}
 }
@@ -243,9 +252,13 @@ func (v *validator) permissions(raw []byte) {
 					v.in(n.key)
 					v.outbound(n.value)
 					v.out()
+				} else {
+					v.variant(n, caseExtNetwork)
 				}
 			}
 			v.out()
+		default:
+			v.variant(m, caseExtPermissions)
 		}
 	}
 }
@@ -269,6 +282,8 @@ func (v *validator) outbound(raw []byte) {
 			v.out()
 		case "insecure_allow_all":
 			v.boolm(m)
+		default:
+			v.variant(m, caseExtOutbound)
 		}
 	}
 }
@@ -316,9 +331,13 @@ func (v *validator) provenance(raw []byte) {
 			for v.next(&ait) {
 				if a := &ait.m; string(a.key) == "predicate_type" {
 					v.strm(a, ruleURI)
+				} else {
+					v.variant(a, caseExtAttestation)
 				}
 			}
 			v.out()
+		default:
+			v.variant(m, caseExtProvenance)
 		}
 	}
 }
@@ -355,6 +374,8 @@ func (v *validator) oauthConfig(raw []byte) {
 				v.out()
 			}
 			v.out()
+		default:
+			v.variant(m, caseExtOAuth)
 		}
 	}
 }

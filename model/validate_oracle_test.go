@@ -150,6 +150,8 @@ func (v *oldValidator) entry() {
 			v.each(m.Value, oldEachPackage)
 		case KeyMeta:
 			v.meta(m.Value)
+		default:
+			v.variantHere([]byte(m.Key), oracleServerKeys)
 		}
 		if huge {
 			v.hugeNumbers(m.Value)
@@ -235,6 +237,8 @@ func (v *oldValidator) repository(raw []byte) {
 			v.str(m.value, nil)
 		case "id", "subfolder":
 			v.str(m.value, nil)
+		default:
+			v.variantHere(m.key, []string{"url", "source", "id", "subfolder"})
 		}
 		v.out()
 	}
@@ -270,6 +274,8 @@ func (v *oldValidator) icon(raw []byte) {
 			v.enum(m.value, oldIconThemes)
 		case "sizes":
 			v.stringList(m.value, oldRuleIconSize, false)
+		default:
+			v.variantHere(m.key, []string{"src", "mimeType", "sizes", "theme"})
 		}
 		v.out()
 	}
@@ -297,6 +303,10 @@ func (v *oldValidator) transport(raw []byte, remote bool) {
 				v.variables(m.value)
 				v.out()
 			}
+		default:
+			v.in(m.key)
+			v.variantHere(m.key, []string{"type", "url", "headers", "variables"})
+			v.out()
 		}
 	}
 	t, _ := oldPlainString(typ)
@@ -369,6 +379,9 @@ func (v *oldValidator) pkg(raw []byte) {
 			v.each(m.value, oldEachKeyValueInput)
 		case "packageArguments", "runtimeArguments":
 			v.each(m.value, oldEachArgument)
+		default:
+			v.variantHere(m.key, []string{"registryType", "registryBaseUrl", "identifier", "version", "fileSha256", "runtimeHint",
+				"transport", "runtimeArguments", "packageArguments", "environmentVariables"})
 		}
 		v.out()
 	}
@@ -406,7 +419,11 @@ func (v *oldValidator) input(raw []byte) {
 	var buf oldMemberBuf
 	ms, _ := v.object(raw, buf[:0])
 	for _, m := range ms {
-		v.inputMember(m)
+		if !v.inputMember(m) {
+			v.in(m.key)
+			v.variantHere(m.key, oracleInputKeys)
+			v.out()
+		}
 	}
 }
 
@@ -420,13 +437,18 @@ func (v *oldValidator) variables(raw []byte) {
 	}
 }
 
-func (v *oldValidator) inputWithVariables(ms []oldRawMember) {
+func (v *oldValidator) inputWithVariables(ms []oldRawMember, level []string) {
 	for _, m := range ms {
-		if !v.inputMember(m) && string(m.key) == "variables" {
-			v.in(m.key)
-			v.variables(m.value)
-			v.out()
+		if v.inputMember(m) {
+			continue
 		}
+		v.in(m.key)
+		if string(m.key) == "variables" {
+			v.variables(m.value)
+		} else {
+			v.variantHere(m.key, level)
+		}
+		v.out()
 	}
 }
 
@@ -436,7 +458,7 @@ func (v *oldValidator) keyValueInput(raw []byte) {
 	if !ok {
 		return
 	}
-	v.inputWithVariables(ms)
+	v.inputWithVariables(ms, append(oracleInputKeys[:len(oracleInputKeys):len(oracleInputKeys)], "variables", "name"))
 	hasName := false
 	for _, m := range ms {
 		if string(m.key) == "name" {
@@ -455,7 +477,7 @@ func (v *oldValidator) argument(raw []byte) {
 	if !ok {
 		return
 	}
-	v.inputWithVariables(ms)
+	v.inputWithVariables(ms, append(oracleInputKeys[:len(oracleInputKeys):len(oracleInputKeys)], "variables", "type", "name", "valueHint", "isRepeated"))
 	var typ, name, hint []byte
 	var hasValue bool
 	for _, m := range ms {
@@ -1107,6 +1129,9 @@ func (v *oldValidator) meta(raw []byte) {
 	}
 	for _, m := range ms {
 		if string(m.key) != PublisherProvidedKey {
+			v.in(m.key)
+			v.variantHere(m.key, []string{PublisherProvidedKey})
+			v.out()
 			continue
 		}
 		v.inKey(m.key)
@@ -1181,6 +1206,9 @@ func (v *oldValidator) extensions(raw []byte) {
 			v.provenance(m.value)
 		case "oauth_config":
 			v.oauthConfig(m.value)
+		default:
+			v.variantHere(m.key, []string{"status", "tier", "tools", "tags", "overview", "metadata", "custom_metadata", "permissions", "args",
+				"provenance", "docker_tags", "proxy_port", "stateless", "oauth_config", "env_vars", "tool_definitions"})
 		}
 		v.out()
 	}
@@ -1232,6 +1260,8 @@ func (v *oldValidator) envVar(raw []byte) {
 			v.str(m.value, nil)
 		case "required", "secret":
 			v.boolean(m.value)
+		default:
+			v.variantHere(m.key, []string{"name", "description", "required", "default", "secret"})
 		}
 		v.out()
 	}
@@ -1251,6 +1281,8 @@ func (v *oldValidator) metadata(raw []byte) {
 			v.str(m.value, oldRuleDateTime)
 		case "kubernetes":
 			v.kubernetes(m.value)
+		default:
+			v.variantHere(m.key, []string{"stars", "last_updated", "kubernetes"})
 		}
 		v.out()
 	}
@@ -1270,6 +1302,8 @@ func (v *oldValidator) kubernetes(raw []byte) {
 			v.str(m.value, oldRuleUUID)
 		case "transport":
 			v.enum(m.value, oldKubernetesTransports)
+		default:
+			v.variantHere(m.key, []string{"kind", "namespace", "name", "uid", "image", "transport"})
 		}
 		v.out()
 	}
@@ -1291,12 +1325,16 @@ func (v *oldValidator) permissions(raw []byte) {
 			var nbuf oldMemberBuf
 			nms, _ := v.object(m.value, nbuf[:0])
 			for _, n := range nms {
+				v.in(n.key)
 				if string(n.key) == "outbound" {
-					v.in(n.key)
 					v.outbound(n.value)
-					v.out()
+				} else {
+					v.variantHere(n.key, []string{"mode", "outbound", "inbound"})
 				}
+				v.out()
 			}
+		default:
+			v.variantHere(m.key, []string{"name", "read", "write", "network", "privileged"})
 		}
 		v.out()
 	}
@@ -1314,6 +1352,8 @@ func (v *oldValidator) outbound(raw []byte) {
 			v.ports(m.value)
 		case "insecure_allow_all":
 			v.boolean(m.value)
+		default:
+			v.variantHere(m.key, []string{"insecure_allow_all", "allow_host", "allow_port"})
 		}
 		v.out()
 	}
@@ -1356,12 +1396,16 @@ func (v *oldValidator) provenance(raw []byte) {
 			var abuf oldMemberBuf
 			ams, _ := v.object(m.value, abuf[:0])
 			for _, a := range ams {
+				v.in(a.key)
 				if string(a.key) == "predicate_type" {
-					v.in(a.key)
 					v.str(a.value, oldRuleURI)
-					v.out()
+				} else {
+					v.variantHere(a.key, []string{"predicate_type", "predicate"})
 				}
+				v.out()
 			}
+		default:
+			v.variantHere(m.key, []string{"sigstore_url", "repository_uri", "repository_ref", "signer_identity", "runner_environment", "cert_issuer", "attestation"})
 		}
 		v.out()
 	}
@@ -1391,6 +1435,8 @@ func (v *oldValidator) oauthConfig(raw []byte) {
 				v.str(o.value, nil)
 				v.out()
 			}
+		default:
+			v.variantHere(m.key, []string{"issuer", "authorize_url", "token_url", "client_id", "scopes", "use_pkce", "oauth_params", "callback_port", "resource"})
 		}
 		v.out()
 	}
@@ -1690,4 +1736,23 @@ func oldHasHugeNumber(raw []byte) bool {
 		}
 	}
 	return false
+}
+
+// The oracle's own lists of the member names of the structs ToolHive
+// decodes entries into (keycase.go), written out from the Go types rather
+// than shared with the code under test.
+var (
+	oracleServerKeys = []string{"$schema", "name", "description", "title", "repository", "version", "websiteUrl", "icons", "packages", "remotes", "_meta"}
+	oracleInputKeys  = []string{"description", "isRequired", "format", "value", "isSecret", "default", "placeholder", "choices"}
+)
+
+// variantHere refuses a member, its key pushed, whose key spells one of
+// level in another case, as encoding/json would match it.
+func (v *oldValidator) variantHere(key []byte, level []string) {
+	for _, k := range level {
+		if !bytes.Equal(key, []byte(k)) && bytes.EqualFold(key, []byte(k)) {
+			v.fail(variantMessage, k)
+			return
+		}
+	}
 }

@@ -405,6 +405,10 @@ type KeyFacts struct {
 	// Text is set when a key literal may not be Unicode text (KeyText of
 	// each).
 	Text bool
+	// Unnumbered is set when a key is none of the registry formats' (its
+	// KeyInfo.ID is 0): only such a key can spell one of them in another
+	// case, which a caller may have to look for.
+	Unnumbered bool
 	// First holds, for each key number below FirstKeys (KeyInfo.ID: the
 	// keys of an upstream document and the scalar members of server.json;
 	// 0 for any other key), one more than the position of the first member
@@ -557,6 +561,7 @@ func (r *Reader) splitObject(out *memberSink, idx *Index, vr ValueReader) (facts
 				facts.First[info.ID] = uint8(k + 1)
 			}
 			facts.Text = facts.Text || text
+			facts.Unnumbered = facts.Unnumbered || info.ID == 0
 			facts.Literal = facts.Literal && info.Literal
 			facts.MayRepeat = keys.Add(info) || facts.MayRepeat
 			i = end

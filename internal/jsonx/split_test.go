@@ -39,6 +39,7 @@ func splitSimple(r *Reader, idx *Index) ([]Member, KeyFacts, bool) {
 	for r.NextMember() {
 		key, info := r.KeyInfo()
 		facts.Text = facts.Text || r.KeyText()
+		facts.Unnumbered = facts.Unnumbered || info.ID == 0
 		facts.Literal = facts.Literal && info.Literal
 		facts.MayRepeat = keys.Add(info) || facts.MayRepeat
 		if info.ID < FirstKeys && facts.First[info.ID] == 0 && len(ms) < 255 {
