@@ -280,6 +280,9 @@ func (v *validator) entry() {
 		bad(KeyVersion, "version is longer than %d characters", VersionMaxLen)
 	case string(ver) == "latest":
 		bad(KeyVersion, "version must not be \"latest\"; use a specific version")
+	case versionRange(ver):
+		v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, KeyVersion),
+			"%sversion %q is valid here, but it reads as a range, which the official MCP registry refuses; give a specific version", Text(v.labelText()), ver))
 	}
 }
 
@@ -505,6 +508,11 @@ func (v *validator) pkg(raw []byte) {
 		case "version":
 			if s, ok := v.strm(m, ruleAny); ok && (len(s) == 0 || string(s) == "latest") {
 				v.failAt(m.key, -1, "is %s; a package version must be a specific version, not empty or \"latest\"", show(m.value))
+			} else if ok && versionRange(s) {
+				v.in(m.key)
+				v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, joinField(v.prefix, v.pathString()),
+					"%s%s %q is valid here, but it reads as a range, which the official MCP registry refuses; give a specific version", Text(v.labelText()), v.pathString(), s))
+				v.out()
 			}
 		case "fileSha256":
 			v.strm(m, ruleSHA256)

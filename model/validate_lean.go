@@ -191,7 +191,7 @@ func leanTitle(raw []byte, textOK bool) bool {
 // leanVersion reports whether raw is a version the checks accept.
 func leanVersion(raw []byte, textOK bool) bool {
 	ver, isStr := contentsOf(raw, textOK)
-	return raw[0] == '"' && isStr && len(ver) > 0 && runeCountOver(ver, VersionMaxLen) <= VersionMaxLen && string(ver) != "latest"
+	return raw[0] == '"' && isStr && len(ver) > 0 && runeCountOver(ver, VersionMaxLen) <= VersionMaxLen && string(ver) != "latest" && !versionRange(ver)
 }
 
 // leanURI reports whether raw is a string isURI accepts.
@@ -866,7 +866,7 @@ func (l *lean) pkg() bool {
 		case l.is(&w, &k.version):
 			var s []byte
 			s, ok = l.strIf(once(&seen, 8))
-			ok = ok && len(s) > 0 && string(s) != "latest"
+			ok = ok && len(s) > 0 && string(s) != "latest" && !versionRange(s)
 		case l.is(&w, &k.transport):
 			ok = once(&seen, 4) && l.transport(false)
 		case l.is(&w, &k.registryBaseURL):

@@ -216,6 +216,9 @@ func (v *oldValidator) entry() {
 		bad(KeyVersion, "version is longer than %d characters", oldPubVersionMaxLen)
 	case string(ver) == "latest":
 		bad(KeyVersion, "version must not be \"latest\"; use a specific version")
+	case oracleVersionRange(string(ver)):
+		v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, oldJoinField(v.prefix, KeyVersion),
+			"%sversion %q is valid here, but it reads as a range, which the official MCP registry refuses; give a specific version", Text(v.labelText()), ver))
 	}
 }
 
@@ -368,6 +371,10 @@ func (v *oldValidator) pkg(raw []byte) {
 		case "version":
 			if s, ok := v.str(m.value, oldRuleAny); ok && (len(s) == 0 || string(s) == "latest") {
 				v.fail("is %s; a package version must be a specific version, not empty or \"latest\"", oldShow(m.value))
+			} else if ok && oracleVersionRange(string(s)) {
+				rel := v.pathString()
+				v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, oldJoinField(v.prefix, rel),
+					"%s%s %q is valid here, but it reads as a range, which the official MCP registry refuses; give a specific version", Text(v.labelText()), rel, s))
 			}
 		case "fileSha256":
 			v.str(m.value, oldRuleSHA256)
@@ -1755,4 +1762,21 @@ func (v *oldValidator) variantHere(key []byte, level []string) {
 			return
 		}
 	}
+}
+
+// oracleVersionRange is the official registry's looksLikeVersionRange, as
+// written there (the trim, then its four patterns).
+func oracleVersionRange(version string) bool {
+	trimmed := strings.TrimSpace(version)
+	if trimmed == "" {
+		return false
+	}
+	const num = `v?\d+(?:\.\d+){0,3}(?:-[0-9A-Za-z.-]+)?`
+	for _, re := range []string{`^\s*(?:\^|~|>=|<=|>|<|=)\s*` + num + `\s*$`, `^\s*` + num + `\s-\s*` + num + `\s*$`, `^\s*(?:` + num + `\s*)(?:\|\|\s*` + num + `\s*)+$`} {
+		if regexp.MustCompile(re).MatchString(trimmed) {
+			return true
+		}
+	}
+	return regexp.MustCompile(`^\s*(?:v?\d+|x|X|\*)(?:\.(?:\d+|x|X|\*)){1,2}(?:-[0-9A-Za-z.-]+)?\s*$`).MatchString(trimmed) &&
+		strings.ContainsAny(trimmed, "xX*")
 }
