@@ -92,7 +92,7 @@ func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnost
 			// is about published URLs: a spec.remoteUrl that registry-url
 			// replaces is not published, so plain http there is no reason
 			// to refuse the entry (nor, without RequireHTTPS, to warn).
-			c, d, ok := checkEntryRemote(r, entry, cfg.opts.RequireHTTPS && !hasURL)
+			c, d, ok := checkEntryRemote(r, entry, !hasURL, cfg.opts.RequireHTTPS)
 			if !ok {
 				ds = append(ds, d...)
 				continue
@@ -138,15 +138,25 @@ func checkAnnotationURL(r *resource, raw string, requireHTTPS bool) (candidateUR
 	return c, nil, true
 }
 
-// checkEntryRemote checks an MCPServerEntry's spec.remoteUrl: a URL
-// clients can use (CheckURL), and one ToolHive's endpoint-safety rule
-// allows (see checkEndpoint). ok is false when the entry must not be
-// exported.
-func checkEntryRemote(r *resource, e *model.MCPServerEntry, requireHTTPS bool) (candidateURL, model.Diagnostics, bool) {
+// checkEntryRemote checks an MCPServerEntry's spec.remoteUrl. A URL that
+// is published (no registry-url replaces it) must be one clients can use
+// (CheckURL; https when requireHTTPS). Published or not, it must be one
+// ToolHive accepts (an http or https URL with a host, which its
+// endpoint-safety rule allows: see checkEndpoint), or ToolHive refuses the
+// entry itself. ok is false when the entry must not be exported.
+func checkEntryRemote(r *resource, e *model.MCPServerEntry, published, requireHTTPS bool) (candidateURL, model.Diagnostics, bool) {
 	const field = "spec.remoteUrl"
-	u, insecure, err := CheckURL(e.Spec.RemoteURL)
-	if err != nil {
-		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInvalidURL, r.ref, field, "%v; not exported", err)}, false
+	u, insecure := e.Spec.RemoteURL, false
+	if published {
+		var err error
+		if u, insecure, err = CheckURL(u); err != nil {
+			return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInvalidURL, r.ref, field, "%v; not exported", err)}, false
+		}
+	} else if why := toolhiveRefusesURL(u); why != "" {
+		// registry-url replaces this URL in the registry, but ToolHive
+		// refuses the entry, which then serves nothing.
+		return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonInvalidURL, r.ref, field,
+			"%s, which ToolHive refuses (the entry is not Valid); not exported", why)}, false
 	}
 	if host := urlHost(u); host != "" {
 		if v := checkEndpoint(host, e.Spec.AllowPrivateEndpoint); v.blocked {
@@ -158,6 +168,9 @@ func checkEntryRemote(r *resource, e *model.MCPServerEntry, requireHTTPS bool) (
 				"host %q is %s: refused whatever spec.allowPrivateEndpoint says; not exported", abbreviate(host), v.rule)}, false
 		}
 	}
+	if !published {
+		return candidateURL{}, nil, true
+	}
 	c := candidateURL{url: u, source: sourceAnnotation, via: &r.ref, field: field}
 	switch {
 	case insecure && requireHTTPS:
@@ -168,6 +181,27 @@ func checkEntryRemote(r *resource, e *model.MCPServerEntry, requireHTTPS bool) (
 			"URL %q uses plain http: clients will talk to the server unencrypted", u)}, true
 	}
 	return c, nil, true
+}
+
+// toolhiveRefusesURL says why ToolHive's operator refuses raw as an
+// MCPServerEntry's remote URL before its endpoint-safety rule (its
+// ValidateRemoteURL: empty, not parsed by net/url, a scheme other than
+// http or https, no host), or "". It never repeats raw, which may hold a
+// password.
+func toolhiveRefusesURL(raw string) model.Text {
+	if raw == "" {
+		return "the URL is empty"
+	}
+	p, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return "the URL cannot be parsed"
+	case p.Scheme != "http" && p.Scheme != "https":
+		return model.Sprintf("the URL's scheme is %q, not http or https", p.Scheme)
+	case p.Host == "":
+		return "the URL has no host"
+	}
+	return ""
 }
 
 // urlHost is the host of a URL CheckURL accepted, without port or brackets.
