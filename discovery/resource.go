@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"math/bits"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -358,7 +359,7 @@ func indexResources(snap *Snapshot, cfg *config) (*resourceIndex, model.Diagnost
 			r.dup = true
 			// Resources the selector leaves out are not discovery's
 			// business: their duplicates are not reported either.
-			if !(first.selected || r.selected) || bytes.Equal(encode(first.obj), encode(r.obj)) {
+			if !(first.selected || r.selected) || sameContent(first.obj, r.obj) {
 				continue
 			}
 			if compareAge(first, r) != 0 {
@@ -460,6 +461,24 @@ func compareMaps(a, b map[string]string) int {
 		return 1
 	}
 	return strings.Compare(va, vb)
+}
+
+// sameContent reports whether two copies of one object say the same, whatever
+// apiVersion each was read as: ToolHive serves its kinds in two versions of
+// one schema, so a dump may list an object once in each (see
+// docs/compatibility.md). Only copies are compared, a rare case.
+func sameContent(a, b any) bool {
+	ea, eb := encode(a), encode(b)
+	if bytes.Equal(ea, eb) {
+		return true
+	}
+	var ma, mb map[string]any
+	if json.Unmarshal(ea, &ma) != nil || json.Unmarshal(eb, &mb) != nil {
+		return false
+	}
+	delete(ma, "apiVersion")
+	delete(mb, "apiVersion")
+	return reflect.DeepEqual(ma, mb)
 }
 
 func encode(obj any) []byte {
