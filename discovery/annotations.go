@@ -265,9 +265,12 @@ func readMetadata(r *resource) (entryMeta, model.Diagnostics) {
 	m.description = text(AnnotationDescription, model.DescriptionMaxLen, "description")
 	m.title = text(AnnotationTitle, model.TitleMaxLen, "title")
 	if v, ok := ann(AnnotationVersion); ok {
-		if len(v) > model.VersionMaxLen || !semverPattern.MatchString(v) {
+		switch {
+		case utf8.RuneCountInString(v) > model.VersionMaxLen:
+			bad(AnnotationVersion, "version %q is %d characters; the upstream schema allows at most %d; ignored", abbreviate(v), utf8.RuneCountInString(v), model.VersionMaxLen)
+		case !semverPattern.MatchString(v):
 			bad(AnnotationVersion, "version %q is not a semantic version (MAJOR.MINOR.PATCH[-PRE][+BUILD]); ignored", abbreviate(v))
-		} else {
+		default:
 			m.version = v
 		}
 	}
