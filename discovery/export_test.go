@@ -1,6 +1,7 @@
 package discovery
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -77,5 +78,35 @@ func TestResourceLookup(t *testing.T) {
 	}
 	if r := ix.lookup(model.KindMCPServer, "other", "with-uid", ""); r != nil {
 		t.Errorf("lookup crossed namespaces")
+	}
+}
+
+// TestVersionAnnotationMessages: a registry-version that is too long says
+// so, one that is not semantic says that, and both are ignored.
+func TestVersionAnnotationMessages(t *testing.T) {
+	for _, c := range []struct{ version, says string }{
+		{"1.2.3-" + strings.Repeat("a", 260), "characters; the upstream schema allows at most 255"},
+		{"v1", "is not a semantic version"},
+	} {
+		srv := &model.MCPServer{ObjectMeta: metaOf("ns", "s", "uid-1"), Spec: model.MCPServerSpec{Image: "example/s"}}
+		srv.Annotations = map[string]string{
+			AnnotationExport: "true", AnnotationURL: "https://mcp.example.com/s", AnnotationDescription: "d", AnnotationVersion: c.version,
+		}
+		res := Discover(Snapshot{MCPServers: []*model.MCPServer{srv}}, Options{})
+		var found bool
+		for _, d := range res.Diagnostics {
+			if d.Reason == model.ReasonInvalidAnnotationValue && d.Field == annotationField(AnnotationVersion) {
+				found = strings.Contains(d.Message, c.says)
+				if !found {
+					t.Errorf("version %.20q: %q does not say %q", c.version, d.Message, c.says)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("version %.20q: no InvalidAnnotationValue: %v", c.version, res.Diagnostics)
+		}
+		if res.Registry == nil || len(res.Registry.Servers) != 1 || res.Registry.Servers[0].Version() != "1.0.0" {
+			t.Errorf("version %.20q: not ignored: %v", c.version, res.Registry)
+		}
 	}
 }
