@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -226,6 +227,18 @@ func TestManifestInputs(t *testing.T) {
 	} else if o, err := loadObjects(e, []string{link}); err != nil || len(o.Namespaces) != 2 {
 		t.Errorf("-f %s (a link to %s): %v, %+v; want the directory's 2 Namespaces", link, dir, err, o)
 	}
+	// Inside the tree, a link to a directory named like a manifest is not
+	// followed (nor an error); a link to a manifest file is read.
+	if err := os.Symlink(sub, filepath.Join(dir, "more.yaml")); err == nil {
+		if err := os.Symlink(filepath.Join(dir, "a.yaml"), filepath.Join(sub, "again.yaml")); err != nil {
+			t.Fatal(err)
+		}
+		files, err := expand(dir)
+		want := []string{filepath.Join(dir, "a.yaml"), filepath.Join(sub, "again.yaml"), filepath.Join(sub, "b.json")}
+		if err != nil || !slices.Equal(files, want) {
+			t.Errorf("expand(%s) = %q, %v; want %q", dir, files, err, want)
+		}
+	}
 	bad := writeFile(t, "bad.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: 5\n")
 	if _, err := loadObjects(e, []string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
 		t.Errorf("error does not name the file: %v", err)
@@ -314,5 +327,31 @@ func TestValidateVerdictCannotForgeLines(t *testing.T) {
 				t.Errorf("stderr %q: a file name started a line", r.stderr)
 			}
 		}
+	}
+}
+
+// TestEmptyFlagValuesAreBadUsage: a flag given an empty value (a script's
+// unset variable) is bad usage, not the flag's default; a selector or a
+// filter pattern may be empty (the library judges those).
+func TestEmptyFlagValuesAreBadUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"merge", "--now=", "--namespace", "ns", "--selector", "a=b"},
+		{"merge", "--conflict=", "--namespace", "ns", "--selector", "a=b"},
+		{"merge", "--key=", "--namespace", "ns", "--selector", "a=b"},
+		{"merge", "--mcpregistry", "r", "--entry="},
+		{"discover", "--namespace="},
+		{"discover", "--naming="},
+		{"discover", "--now="},
+		{"groups", "--now="},
+		{"convert", "-", "--format="},
+		{"convert", "-", "--default-namespace="},
+	} {
+		r := invoke(t, `{"servers":[]}`, args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "needs a value") {
+			t.Errorf("%q: exit %d, stderr %q; want bad usage naming the flag", args, r.code, r.stderr)
+		}
+	}
+	if r := invoke(t, "", "discover", "--selector="); r.code != exitOK {
+		t.Errorf("discover --selector=: exit %d, stderr %q; an empty selector selects everything", r.code, r.stderr)
 	}
 }

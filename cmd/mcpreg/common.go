@@ -130,15 +130,38 @@ func parseFlags(fs *flag.FlagSet, args []string) (positional []string, status in
 			return nil, exitUsage, false
 		}
 		rest := fs.Args()
-		if len(rest) == 0 {
+		if len(rest) == 0 || rest[0] == "--" {
+			if len(rest) > 0 {
+				positional = append(positional, rest[1:]...)
+			}
+			if name := emptyFlag(fs); name != "" {
+				fmt.Fprintf(fs.Output(), "mcpreg: flag -%s needs a value (leave the flag out for its default)\n", name)
+				fs.Usage()
+				return nil, exitUsage, false
+			}
 			return positional, 0, true
-		}
-		if rest[0] == "--" {
-			return append(positional, rest[1:]...), 0, true
 		}
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// emptyOK are the flags whose empty value means something: a selector or a
+// filter pattern (the library judges those), a list given nothing.
+var emptyOK = map[string]bool{"selector": true, "include": true, "exclude": true, "include-tag": true, "exclude-tag": true}
+
+// emptyFlag returns the name of a flag given an empty value that cannot take
+// one, or "". An empty --now, --conflict or --namespace from a script's unset
+// variable would otherwise quietly mean the default (the current time, the
+// prefix strategy, every namespace), which is not what was asked.
+func emptyFlag(fs *flag.FlagSet) string {
+	var name string
+	fs.Visit(func(f *flag.Flag) {
+		if name == "" && f.Value.String() == "" && !emptyOK[f.Name] {
+			name = f.Name
+		}
+	})
+	return name
 }
 
 // usageError reports bad usage and returns the usage exit status. The
@@ -243,6 +266,22 @@ func expand(p string) ([]string, error) {
 		}
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".yaml", ".yml", ".json":
+		default:
+			return nil
+		}
+		// Only regular files are read, a symbolic link's by its target: a
+		// link to a directory inside the tree is not followed whatever its
+		// name, and a pipe or device named like a manifest would block
+		// the read or never end.
+		mode := d.Type()
+		if mode&fs.ModeSymlink != 0 {
+			st, err := os.Stat(path)
+			if err != nil {
+				return err
+			}
+			mode = st.Mode().Type()
+		}
+		if mode.IsRegular() {
 			files = append(files, path)
 		}
 		return nil

@@ -138,6 +138,9 @@ func (o *Objects) decodeDocument(chunk []byte, source string, doc int, fast bool
 			// json" stream among them.
 			return errorf("%s: document %d: after %d JSON value(s): %v", source, doc, len(values), jerr)
 		}
+		if err := checkAliases(chunk); err != nil {
+			return errorf("%s: document %d: %v", source, doc, err)
+		}
 		if err := oneYAMLNode(chunk); err != nil {
 			return errorf("%s: document %d: %v", source, doc, err)
 		}
