@@ -341,9 +341,10 @@ type candidate struct {
 // listener each of its origins came from (for keepReachable), and scratch
 // space for hostname intersections.
 type attachState struct {
-	a     *Attachment
-	via   []originSource
-	hosts []string
+	a        *Attachment
+	via      []originSource
+	hosts    []string
+	statuses parentStatuses
 }
 
 // originSource is the Gateway and listener an origin came from.
@@ -427,7 +428,7 @@ func (ix *Index) attachParent(st *attachState, i int, ref gwv1.ParentReference) 
 		return
 	}
 
-	acc := routeAcceptance(route, key)
+	acc := st.statuses.acceptance(route, key)
 	if ix.attachEarly != nil && i < len(ix.seen) {
 		// Attaching early, while NewIndexAttaching files the route: the
 		// filing needs the same answers.
@@ -828,10 +829,22 @@ func (a acceptance) competes() bool { return a.accepted || a.pending }
 // A condition without observedGeneration (optional in metav1.Condition, so
 // 0) is fresh: nothing says which spec it was set for, and generations
 // start at 1, so 0 is "not recorded", not "behind".
-func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
+//
+// With indexed, only lists the positions in status.parents of the entries
+// for key (see parentStatuses); without, all are looked through.
+func routeAcceptance(route *gwv1.HTTPRoute, key parentKey, only []int, indexed bool) acceptance {
 	var acc acceptance
 	var refusals []string
-	for _, ps := range route.Status.Parents {
+	n := len(route.Status.Parents)
+	if indexed {
+		n = len(only)
+	}
+	for j := range n {
+		i := j
+		if indexed {
+			i = only[j]
+		}
+		ps := &route.Status.Parents[i]
 		if parentKeyOf(ps.ParentRef, route.Namespace) != key {
 			continue
 		}
@@ -858,6 +871,37 @@ func routeAcceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
 	}
 	slices.Sort(refusals)
 	return acceptance{detail: strings.Join(refusals, "; ")}
+}
+
+// manyStatusParents is how many status.parents entries a route may have
+// before its parentRefs find theirs through an index: the Gateway API
+// allows 32 of each, but a manifest read without an API server may hold
+// thousands, and looking through all of them for each parentRef would take
+// their number squared.
+const manyStatusParents = 16
+
+// parentStatuses indexes the status.parents of the route read last by the
+// parentRef each entry names, for a route with many: routeAcceptance then
+// reads only the entries of the parentRef it is asked about.
+type parentStatuses struct {
+	route *gwv1.HTTPRoute
+	byKey map[parentKey][]int
+}
+
+// acceptance is routeAcceptance(route, key), through the index when route
+// has many status.parents entries.
+func (ps *parentStatuses) acceptance(route *gwv1.HTTPRoute, key parentKey) acceptance {
+	if len(route.Status.Parents) <= manyStatusParents {
+		return routeAcceptance(route, key, nil, false)
+	}
+	if ps.route != route {
+		ps.route, ps.byKey = route, make(map[parentKey][]int, len(route.Status.Parents))
+		for i := range route.Status.Parents {
+			k := parentKeyOf(route.Status.Parents[i].ParentRef, route.Namespace)
+			ps.byKey[k] = append(ps.byKey[k], i)
+		}
+	}
+	return routeAcceptance(route, key, ps.byKey[key], true)
 }
 
 // shadowedBy returns the listener of g on l's port and protocol whose

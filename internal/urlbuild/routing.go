@@ -944,6 +944,7 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 		hostnames = appendRouteHostnames(hostnames[:0], r.Spec.Hostnames)
 		*mark++
 		var repeats parentRepeats
+		var statuses parentStatuses
 		for pi, ref := range r.Spec.ParentRefs {
 			if repeats.repeat(r, pi) {
 				continue // filed under the first copy
@@ -958,7 +959,7 @@ func (ix *Index) fileRoutes(kept []*gwv1.HTTPRoute, mark *int, each func(int, *g
 					continue
 				}
 				g = seen[pi].g
-			} else if g = ix.gateway(key.namespace, key.name); g == nil || !routeAcceptance(r, key).competes() {
+			} else if g = ix.gateway(key.namespace, key.name); g == nil || !statuses.acceptance(r, key).competes() {
 				continue
 			}
 			ls := g.selected(key)
