@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 	"pgregory.net/rapid"
+	gwv1 "sigs.k8s.io/gateway-api/apis/v1"
 )
 
 // TestParentStatusesAgree holds the status.parents index of a route with
