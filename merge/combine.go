@@ -73,6 +73,9 @@ type merger struct {
 	epoch uint64
 	// renamed keeps the renamed copies of the last combine, to reuse.
 	renamed map[*entry]*renamedCopy
+	// renameDs are the diagnostics of each copy the current combine
+	// renamed, given when the copy is written.
+	renameDs map[*entry]model.Diagnostics
 	// ds are the diagnostics of selection and combining.
 	ds model.Diagnostics
 }
@@ -694,6 +697,7 @@ func byMergeOrder(a, b *entry) int {
 // combine settles the indexed parts into a Result.
 func (m *merger) combine() Result {
 	m.epoch++
+	m.renameDs = nil
 	var special, conflicting []*entry
 	mark := func(e *entry) {
 		if e.mark != m.epoch {
@@ -786,9 +790,7 @@ func (m *merger) combine() Result {
 	for i, e := range m.pass {
 		for ; j < len(kept) && at[j] <= i; j++ {
 			emit(kept[j].out, kept[j].osum)
-			if kept[j].standIn {
-				m.ds = append(m.ds, standInInfo(kept[j]))
-			}
+			m.written(kept[j])
 		}
 		if e.mark != m.epoch {
 			emit(e.s, &e.sum)
@@ -799,9 +801,7 @@ func (m *merger) combine() Result {
 	}
 	for ; j < len(kept); j++ {
 		emit(kept[j].out, kept[j].osum)
-		if kept[j].standIn {
-			m.ds = append(m.ds, standInInfo(kept[j]))
-		}
+		m.written(kept[j])
 	}
 	h.Write(buf)
 
@@ -827,6 +827,18 @@ func (m *merger) combine() Result {
 		m.ds = append(m.ds, model.EmptyRegistryDiagnostic(m.owner, m.ownerField(""), m.whyEmpty(len(names))))
 	}
 	return m.finish(Result{Registry: reg, Hash: hex.EncodeToString(h.Sum(nil)), Filtered: names})
+}
+
+// written gives the diagnostics that wait for a special entry (in conflict
+// or sharing a URL) to be written: its rename's, and its stand-in
+// description's.
+func (m *merger) written(e *entry) {
+	if ds, ok := m.renameDs[e]; ok {
+		m.ds = append(m.ds, ds...)
+	}
+	if e.standIn {
+		m.ds = append(m.ds, standInInfo(e))
+	}
 }
 
 // positions returns where each of the entries add (final names, sorted)

@@ -177,22 +177,26 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 		e.out, e.osum = c.s, &c.sum
 		src := e.part
 		field := e.fieldOf()
-		m.ds = append(m.ds, model.Infof(model.ReasonNameConflict, src.ref, field,
+		// The diagnostics of a rename wait for the output (see
+		// renameDiagnostics): a renamed copy that then loses its remote URL
+		// or is filtered out has its drop as its one diagnostic, or none.
+		var ds model.Diagnostics
+		ds = append(ds, model.Infof(model.ReasonNameConflict, src.ref, field,
 			"server %q is also defined by ConfigMap %s; renamed to %q",
 			e.orig, listSources(h[e.orig], e), a.Name))
 		switch a.Step {
 		case naming.Qualified:
-			m.ds = append(m.ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
+			ds = append(ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
 				"server %q: the prefixed name %q collides with another server's name; renamed to %q",
 				e.orig, naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), a.Name))
 		case naming.Suffixed:
 			tried := fmt.Sprintf("the prefixed name %q and the qualified name %q",
 				naming.Shorten(naming.Prefix(src.ref.Name, e.orig)), naming.Shorten(naming.Qualify(src.ref.Name, e.orig)))
-			m.ds = append(m.ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
+			ds = append(ds, model.Warningf(model.ReasonNameCollision, src.ref, field,
 				"server %q: %s collide with other servers' names; renamed to %q", e.orig, tried, a.Name))
 		}
 		if a.Shortened {
-			m.ds = append(m.ds, model.Warningf(model.ReasonNameTooLong, src.ref, field,
+			ds = append(ds, model.Warningf(model.ReasonNameTooLong, src.ref, field,
 				"server %q: the name %q is %d characters, over the limit of %d; shortened to %q",
 				e.orig, a.Full, utf8.RuneCountInString(a.Full), naming.MaxLen, a.Name))
 		}
@@ -200,9 +204,13 @@ func (m *merger) rename(conflicting []*entry, last map[*entry]*renamedCopy) {
 		// only the official registry's stricter rule refuses it (a
 		// ConfigMap named "x" gives "x/github-mcp").
 		if _, strict := model.CheckName(a.Name); strict != "" {
-			m.ds = append(m.ds, model.Warningf(model.ReasonInvalidEntry, src.ref, field+".name",
+			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, src.ref, field+".name",
 				"server %q renamed to %q: %s", e.orig, a.Name, model.Text(strict)))
 		}
+		if m.renameDs == nil {
+			m.renameDs = make(map[*entry]model.Diagnostics)
+		}
+		m.renameDs[e] = ds
 	}
 }
 
@@ -240,9 +248,15 @@ func (m *merger) dedupeRemoteURLs(kept []*entry) []*entry {
 		}
 		if clash != nil {
 			e.keep = false
+			// A renamed copy's rename is not diagnosed when it is dropped
+			// (renameDs): this says both names.
+			name := model.Sprintf("%q", e.out.Name())
+			if e.out != e.s {
+				name = model.Sprintf("%q (renamed from %q for a conflict)", e.out.Name(), e.orig)
+			}
 			m.ds = append(m.ds, model.Warningf(model.ReasonDuplicateRemoteURL, e.part.ref, e.fieldOf(),
-				"server %q skipped: its remote URL %q is already used by server %q from ConfigMap %s",
-				e.out.Name(), model.MaskURL(url), clash.out.Name(), clash.part.ref.Name))
+				"server %s skipped: its remote URL %q is already used by server %q from ConfigMap %s",
+				name, model.MaskURL(url), clash.out.Name(), clash.part.ref.Name))
 			continue
 		}
 		for _, u := range e.urls {

@@ -166,8 +166,20 @@ func TestMergeTable(t *testing.T) {
 					configMap("team-a", regLabels, upstreamDoc(a("io.ex/ss", "a"), a("io.ex/tt", "t"))),
 					configMap("team-b", regLabels, upstreamDoc(a("io.ex/ss", "b"))),
 				}},
-			want:    []string{"team-a/ss"},
-			reasons: "NameConflict,NameConflict",
+			want: []string{"team-a/ss"},
+			// The copy the filter removes is not diagnosed, its rename
+			// neither.
+			reasons: "NameConflict",
+		},
+		{
+			name: "a prefixed copy that loses its URL has the loss as its one diagnostic",
+			in: testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+				configMap("team-0", regLabels, upstreamDoc(u("io.z/gateway", "z", "https://api.example.com/mcp"))),
+				configMap("team-a", regLabels, upstreamDoc(u("io.x/api", "a", "https://api.example.com/mcp"))),
+				configMap("team-b", regLabels, upstreamDoc(u("io.x/api", "b", "https://api.example.com/mcp"))),
+			}},
+			want:    []string{"io.z/gateway"},
+			reasons: "DuplicateRemoteURL,DuplicateRemoteURL",
 		},
 		{
 			name: "prefixed copies at one URL are all kept",
@@ -775,5 +787,22 @@ func TestStandInDescriptionOnlyForWrittenEntries(t *testing.T) {
 				t.Errorf("other reasons = %q, want %q\n%v", got, tt.others, res.Diagnostics)
 			}
 		})
+	}
+}
+
+// TestDroppedRenamedCopySaysBothNames: a prefixed copy dropped for a remote
+// URL another server holds is named in its one diagnostic by both names, the
+// one it was read with and the one it would have had.
+func TestDroppedRenamedCopySaysBothNames(t *testing.T) {
+	u := func(name, id, url string) testServer { return testServer{Name: name, ID: id, URL: url} }
+	res := mergeIn(testInput{Namespace: testNS, Selector: regSelector, ConfigMaps: []*corev1.ConfigMap{
+		configMap("team-0", regLabels, upstreamDoc(u("io.z/gateway", "z", "https://api.example.com/mcp"))),
+		configMap("team-a", regLabels, upstreamDoc(u("io.x/api", "a", "https://api.example.com/mcp"))),
+		configMap("team-b", regLabels, upstreamDoc(u("io.x/api", "b", "https://api.example.com/mcp"))),
+	}})
+	for _, d := range res.Diagnostics {
+		if d.Reason == model.ReasonDuplicateRemoteURL && !strings.Contains(d.Message, `(renamed from "io.x/api" for a conflict)`) {
+			t.Errorf("%v: does not say the name it was read with", d)
+		}
 	}
 }
