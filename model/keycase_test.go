@@ -126,3 +126,27 @@ func TestDocumentCaseVariantsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentServersRequired: ValidateJSON refuses a document whose
+// data.servers is missing or null, as the registry schema does (a merge or a
+// conversion reads those as no server); [] is valid, with EmptyRegistry.
+func TestDocumentServersRequired(t *testing.T) {
+	const head = `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":`
+	for doc, refused := range map[string]bool{
+		head + `{"servers":null}}`:               true,
+		head + `{}}`:                             true,
+		head + `{"skills":[]}}`:                  true,
+		head + `{"servers":[]}}`:                 false,
+		head + `{"servers":null,"servers":[]}}`: false,
+	} {
+		var got bool
+		for _, d := range ValidateJSON([]byte(doc), ObjectRef{Kind: "File", Name: "f"}) {
+			if d.Severity == SeverityError && d.Field == "data.servers" && d.Reason == ReasonInvalidEntry {
+				got = true
+			}
+		}
+		if got != refused {
+			t.Errorf("%s: refused %v, want %v", doc, got, refused)
+		}
+	}
+}

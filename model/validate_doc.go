@@ -66,6 +66,14 @@ func documentRules(data []byte, obj ObjectRef) Diagnostics {
 		for j, d := range dm {
 			last[d.Key] = j
 		}
+		// The registry schema requires data.servers, an array: a merge or
+		// a conversion reads a missing or null list as empty, but
+		// ToolHive's registry server refuses the document.
+		if j, ok := last["servers"]; !ok {
+			ds = append(ds, Errorf(ReasonInvalidEntry, obj, "data.servers", "data.servers is required (an array of server entries, [] for none)"))
+		} else if k := jsonx.Kind(dm[j].Value); k != '[' {
+			ds = append(ds, Errorf(ReasonInvalidEntry, obj, "data.servers", "data.servers is %s; it must be an array of server entries ([] for none)", describeKind(dm[j].Value)))
+		}
 		for j, d := range dm {
 			ds = appendVariant(ds, obj, "data.", d.Key, caseDocumentData)
 			if d.Key == "servers" && j == last[d.Key] {
