@@ -133,10 +133,10 @@ func TestDocumentCaseVariantsRefused(t *testing.T) {
 func TestDocumentServersRequired(t *testing.T) {
 	const head = `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":`
 	for doc, refused := range map[string]bool{
-		head + `{"servers":null}}`:               true,
-		head + `{}}`:                             true,
-		head + `{"skills":[]}}`:                  true,
-		head + `{"servers":[]}}`:                 false,
+		head + `{"servers":null}}`:              true,
+		head + `{}}`:                            true,
+		head + `{"skills":[]}}`:                 true,
+		head + `{"servers":[]}}`:                false,
 		head + `{"servers":null,"servers":[]}}`: false,
 	} {
 		var got bool
