@@ -1,6 +1,8 @@
 package model
 
 import (
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -147,6 +149,39 @@ func TestDocumentServersRequired(t *testing.T) {
 		}
 		if got != refused {
 			t.Errorf("%s: refused %v, want %v", doc, got, refused)
+		}
+	}
+}
+
+// TestKeySetsCoverLeanKeys: each key the lean reading checks at a level is a
+// member of that level's keySet, so that the two lists, kept apart for
+// speed, cannot drift (a key read lean but missing from its keySet would let
+// another spelling of it through).
+func TestKeySetsCoverLeanKeys(t *testing.T) {
+	for _, c := range []struct {
+		level string
+		lits  any
+		ks    keySet
+	}{
+		{"repository", repositoryKeys, caseRepository},
+		{"transport", transportKeys, caseTransport},
+		{"package", pkgKeys, casePackage},
+		{"keyValueInput", keyValueKeys, caseKeyValueInput},
+		{"_meta", metaKeys, caseServerMeta},
+		{"extension", extensionKeys, caseExtension},
+		{"metadata", metadataKeys, caseExtMetadata},
+		{"icon", iconKeys, caseIcon},
+		{"env_var", envVarKeys, caseExtEnvVar},
+		{"kubernetes", kubernetesKeys, caseExtKubernetes},
+		{"permissions", permissionsKeys, caseExtPermissions},
+	} {
+		v := reflect.ValueOf(c.lits)
+		for i := range v.NumField() {
+			lit := v.Field(i).FieldByName("s").String()
+			key := strings.TrimSuffix(strings.TrimPrefix(lit, `"`), `":`)
+			if !slices.Contains(c.ks, key) {
+				t.Errorf("%s: the lean reading checks %q, which its keySet lacks", c.level, key)
+			}
 		}
 	}
 }

@@ -39,16 +39,5 @@ func versionRange(v []byte) bool {
 	if comparatorRangeRE.Match(v) || hyphenRangeRE.Match(v) || orRangeRE.Match(v) {
 		return true
 	}
-	return dottedWildcardRE.Match(v) && containsAny(v, "xX*")
-}
-
-func containsAny(b []byte, chars string) bool {
-	for _, c := range b {
-		for i := 0; i < len(chars); i++ {
-			if c == chars[i] {
-				return true
-			}
-		}
-	}
-	return false
+	return dottedWildcardRE.Match(v) && bytes.ContainsAny(v, "xX*")
 }

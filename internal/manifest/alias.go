@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	yamlv3 "go.yaml.in/yaml/v3"
 )
@@ -45,8 +46,8 @@ func checkAliases(chunk []byte) error {
 // "a * b" is not one.
 func mayAlias(chunk []byte, c byte) bool {
 	for i := bytes.IndexByte(chunk, c); i >= 0; {
-		if i+1 < len(chunk) && !bytes.ContainsRune([]byte(" \t\r\n,[]{}"), rune(chunk[i+1])) &&
-			(i == 0 || bytes.ContainsRune([]byte(" \t\n-:,[{"), rune(chunk[i-1]))) {
+		if i+1 < len(chunk) && strings.IndexByte(" \t\r\n,[]{}", chunk[i+1]) < 0 &&
+			(i == 0 || strings.IndexByte(" \t\n-:,[{", chunk[i-1]) >= 0) {
 			return true
 		}
 		j := bytes.IndexByte(chunk[i+1:], c)
