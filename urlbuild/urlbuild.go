@@ -502,7 +502,10 @@ func SplitHostnames(hosts []string) (concrete, wildcards []string) {
 // ValidHostname reports whether h is a precise hostname a URL may carry:
 // RFC 1123 labels of lower-case letters, digits and '-', starting and ending
 // with a letter or digit, at most 253 characters — the pattern of
-// gwv1.PreciseHostname, plus RFC 1123's limit of 63 characters a label.
+// gwv1.PreciseHostname, plus RFC 1123's limit of 63 characters a label —
+// whose last label is not a number (all digits, or "0x" and hexadecimal
+// digits): the Gateway API allows no IP as a hostname, and a URL reader
+// takes any such host for an IPv4 address.
 func ValidHostname(h string) bool {
 	return core.ValidHostname(h)
 }

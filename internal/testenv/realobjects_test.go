@@ -77,6 +77,7 @@ var invalidOnPurpose = map[string]string{
 	"testdata/discovery/route-backend-without-port/input.yaml: HTTPRoute team/ra":            "a Service backendRef without a port: that rule gives no URL (BackendNotFound)",
 	"testdata/discovery/listener-https-passthrough/input.yaml: Gateway infra/gw":             "an HTTPS listener with TLS mode Passthrough: it carries no requests (ListenerNotReady)",
 	"testdata/discovery/listener-conflicts/input.yaml: Gateway infra/gw-conflict":            "two listeners of one port, protocol and hostname: neither carries requests (ListenerNotReady)",
+	"testdata/discovery/listener-https-without-certificate/input.yaml: Gateway infra/gw":     "an HTTPS listener whose TLS block names no certificate: it carries no requests (ListenerNotReady)",
 }
 
 // notManifests are YAML files in those trees that are not Kubernetes objects.

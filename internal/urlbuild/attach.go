@@ -1023,6 +1023,9 @@ func (g *gatewayEntry) appendHosts(out []chosenHost, c candidate, key parentKey,
 		}
 		if ValidHostname(h) {
 			out = append(out, chosenHost{host: h})
+		} else if numericHostname(h) {
+			ds = append(ds, model.Warningf(model.ReasonInvalidURL, obj, parentField(parent),
+				"hostname %q (from the route or %s) ends in a number, which Gateway API hostnames may not (IPs are not allowed) and a URL reader takes for an IPv4 address: it cannot be a URL host", h, c.l.describe()))
 		} else {
 			ds = append(ds, model.Warningf(model.ReasonInvalidURL, obj, parentField(parent),
 				"hostname %q (from the route or %s) is not a valid hostname and cannot be a URL host", h, c.l.describe()))

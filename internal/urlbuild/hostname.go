@@ -139,9 +139,10 @@ func SplitHostnames(hosts []string) (concrete, wildcards []string) {
 // ValidHostname reports whether h is a precise hostname a URL may carry:
 // RFC 1123 labels of lower-case letters, digits and '-', starting and ending
 // with a letter or digit, at most 253 characters — the pattern of
-// gwv1.PreciseHostname, plus RFC 1123's limit of 63 characters a label.
+// gwv1.PreciseHostname, plus RFC 1123's limit of 63 characters a label —
+// that is not an IP address (see numericHostname).
 func ValidHostname(h string) bool {
-	if h == "" || len(h) > 253 {
+	if h == "" || len(h) > 253 || numericHostname(h) {
 		return false
 	}
 	// One pass over h: start is where the current label starts.
@@ -159,6 +160,21 @@ func ValidHostname(h string) bool {
 		}
 	}
 	return true
+}
+
+// numericHostname reports whether the last label of h is a number: all
+// digits, or "0x" and hexadecimal digits. The Gateway API's Hostname type
+// passes such names through its pattern but says IPs are not allowed, and a
+// URL reader (the WHATWG URL standard's "ends in a number") takes any such
+// host for an IPv4 address (10.0.0.1, 1.2.3, example.0x1f): no request to
+// it carries the name as written.
+func numericHostname(h string) bool {
+	last := h[strings.LastIndexByte(h, '.')+1:]
+	if strings.HasPrefix(last, "0x") || strings.HasPrefix(last, "0X") {
+		last = last[2:]
+		return strings.Trim(last, "0123456789abcdefABCDEF") == ""
+	}
+	return last != "" && strings.Trim(last, "0123456789") == ""
 }
 
 // lower lower-cases ASCII letters only — DNS names compare ASCII

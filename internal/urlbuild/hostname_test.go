@@ -1,6 +1,7 @@
 package urlbuild
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -167,6 +168,18 @@ func TestValidHostname(t *testing.T) {
 		{"a b.com", false},
 		{"a/b", false},
 		{string(make([]byte, 64)), false},
+		// The last label a number: an IPv4 address to a URL reader.
+		{"10.0.0.1", false},
+		{"1.2.3", false},
+		{"example.123", false},
+		{"example.0x1f", false},
+		{"example.0x", false},
+		{"7", false},
+		{"1.example.com", true},
+		{"0x1f.example.com", true},
+		{"example.0xg", true},
+		{"example.1a", true},
+		{"example.a1", true},
 	}
 	for _, r := range rows {
 		if got := ValidHostname(r.h); got != r.want {
@@ -187,7 +200,8 @@ func TestSplitHostnames(t *testing.T) {
 
 // TestValidHostnameOnePass: ValidHostname, which reads the name once,
 // agrees with the way it was written before (label by label) on names made
-// of labels that sit on every edge of the rule, 63 and 253 bytes included.
+// of labels that sit on every edge of the rule, 63 and 253 bytes included,
+// and last labels that are numbers.
 func TestValidHostnameOnePass(t *testing.T) {
 	reference := func(h string) bool {
 		if h == "" || len(h) > 253 {
@@ -203,10 +217,11 @@ func TestValidHostnameOnePass(t *testing.T) {
 				}
 			}
 		}
-		return true
+		// The WHATWG URL standard's "ends in a number".
+		return !regexp.MustCompile(`(^|\.)([0-9]+|0[xX][0-9a-fA-F]*)$`).MatchString(h)
 	}
 	rapid.Check(t, func(t *rapid.T) {
-		label := rapid.OneOf(rapid.StringMatching(`[a-z0-9A-Z_*-]{0,4}`),
+		label := rapid.OneOf(rapid.StringMatching(`[a-z0-9A-Z_*-]{0,4}`), rapid.StringMatching(`[0-9]{1,3}|0x[0-9a-f]{0,2}`),
 			rapid.Custom(func(t *rapid.T) string { return strings.Repeat("a", rapid.IntRange(60, 66).Draw(t, "n")) }))
 		labels := rapid.SliceOfN(label, 1, 6).Draw(t, "labels")
 		if rapid.IntRange(0, 10).Draw(t, "long") == 0 {

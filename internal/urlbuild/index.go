@@ -477,8 +477,14 @@ func newListenerEntry(l gwv1.Listener) listenerEntry {
 		e.scheme = "http"
 	case gwv1.HTTPSProtocolType:
 		e.scheme = "https"
-		if l.TLS != nil && l.TLS.Mode != nil && *l.TLS.Mode == gwv1.TLSModePassthrough {
-			e.notReady = passthroughReason
+		if l.TLS != nil {
+			if l.TLS.Mode != nil && *l.TLS.Mode == gwv1.TLSModePassthrough {
+				e.notReady = passthroughReason
+			} else if len(l.TLS.CertificateRefs) == 0 && len(l.TLS.Options) == 0 {
+				// Mode Terminate, written or defaulted (ListenerTLSConfig.Mode:
+				// +kubebuilder:default=Terminate).
+				e.notReady = noCertificateReason
+			}
 		}
 	}
 	ar := DefaultAllowedRoutes(l)

@@ -67,6 +67,13 @@ func conflictReason(other, status string) string {
 // request to route (passthrough is for TLSRoutes).
 const passthroughReason = "it is HTTPS with TLS mode Passthrough, which the Gateway API forbids (HTTPS needs mode Terminate: the API server refuses such a Gateway, and a Gateway that terminates no TLS reads no HTTP request to route)"
 
+// noCertificateReason is the notReady text of an HTTPS listener whose TLS
+// block (mode Terminate, written or defaulted) names neither certificateRefs
+// nor options: it has no certificate to terminate TLS with. A listener with
+// no TLS block at all is taken as ready: the Gateway API allows it, and some
+// implementations attach certificates by other means.
+const noCertificateReason = "it is HTTPS with TLS mode Terminate but names neither tls.certificateRefs nor tls.options, which the Gateway API forbids (the API server refuses such a Gateway, and a listener with no certificate terminates no TLS)"
+
 // tcpPortReason is the notReady text of an HTTP or HTTPS listener whose
 // port the TCP listener named tcp also uses, joined with status.
 func tcpPortReason(tcp, status string) string {
