@@ -45,14 +45,106 @@ func Sprintf(format string, args ...any) Text {
 	} else {
 		s = fmt.Sprintf(format, args...)
 	}
-	return Text(capBytes(escape(s), MaxMessageBytes))
+	// Values were masked one by one before they were cut; errors,
+	// Stringers and Text were not.
+	return Text(capBytes(escape(MaskText(s)), MaxMessageBytes))
 }
 
 // Echo returns s escaped and cut as Sprintf does with a string argument, for
 // text outside diagnostics (a Condition message, an error).
 func Echo(s string) string {
-	return escape(cutRunes(s, MaxEchoRunes))
+	return escape(cutRunes(MaskText(s), MaxEchoRunes))
 }
+
+// MaskText returns s with the user information of every URL in it
+// replaced by "***" (as MaskURL does for one URL): each authority that
+// follows "//" (or backslashes, which a URL reader takes for
+// slashes) or the scheme of an http, https, ws, wss, ftp or file URL
+// (which a URL reader reads with any number of slashes, none included), up
+// to the next "/", "\\", "?", "#" or space. Whatever field of the input a URL
+// was written in (a server name, a condition message, an annotation), its
+// credential is not repeated. Tabs and line breaks, which a URL reader
+// drops, do not end an authority.
+func MaskText(s string) string {
+	if strings.IndexByte(s, '@') < 0 {
+		return s
+	}
+	var b strings.Builder
+	done := 0 // s[:done] is written to b
+	for i := 0; i+1 < len(s); i++ {
+		start := authorityAfter(s, i)
+		if start < 0 {
+			continue
+		}
+		end, at := start, -1
+		for ; end < len(s); end++ {
+			c := s[end]
+			if c == '@' {
+				at = end
+			} else if c == '/' || c == '\\' || c == '?' || c == '#' || c <= ' ' && !urlIgnored(c) {
+				break
+			}
+		}
+		if at >= 0 && !strings.HasPrefix(s[start:], "***@") {
+			b.WriteString(s[done:start])
+			b.WriteString("***")
+			done = at
+		}
+		i = max(end-1, i)
+	}
+	if done == 0 {
+		return s
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// authorityAfter returns where an authority starts when s[i] begins two
+// slashes or ends a special scheme's ":", past any further slashes and
+// ignored bytes; -1 otherwise.
+func authorityAfter(s string, i int) int {
+	j := -1
+	switch c := s[i]; {
+	case slashByte(c):
+		j = i + 1
+		for j < len(s) && urlIgnored(s[j]) {
+			j++
+		}
+		if j == len(s) || !slashByte(s[j]) {
+			return -1
+		}
+	case c == ':' && specialSchemeBefore(s, i):
+		j = i
+	default:
+		return -1
+	}
+	j++
+	for j < len(s) && (slashByte(s[j]) || urlIgnored(s[j])) {
+		j++
+	}
+	return j
+}
+
+// specialSchemeBefore reports whether s[:i] ends with the scheme of an
+// http, https, ws, wss, ftp or file URL, in any case, not preceded by a
+// letter or digit.
+func specialSchemeBefore(s string, i int) bool {
+	for _, scheme := range [...]string{"https", "http", "wss", "ws", "ftp", "file"} {
+		k := i - len(scheme)
+		if k < 0 || !strings.EqualFold(s[k:i], scheme) {
+			continue
+		}
+		if k == 0 {
+			return true
+		}
+		c := s[k-1]
+		return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')
+	}
+	return false
+}
+
+// slashByte reports whether c is a slash to a URL reader.
+func slashByte(c byte) bool { return c == '/' || c == '\\' }
 
 // echoArgs wraps the arguments that carry input values; nil when none does.
 func echoArgs(args []any) []any {
@@ -115,7 +207,10 @@ type echoed struct {
 
 // Format writes the value escaped (%s, %v) or quoted (%q), cut at max runes.
 func (e echoed) Format(f fmt.State, verb rune) {
-	s := e.s
+	// Masked before it is cut: a cut could keep a credential and drop the
+	// "@" that marks it.
+	whole := MaskText(e.s)
+	s := whole
 	if e.max >= 0 {
 		s = cutRunesNoMarker(s, e.max)
 	}
@@ -125,8 +220,8 @@ func (e echoed) Format(f fmt.State, verb rune) {
 	default:
 		fmt.Fprintf(f, fmt.FormatString(f, 's'), escape(s))
 	}
-	if len(s) < len(e.s) {
-		fmt.Fprintf(f, "…(%d bytes)", len(e.s))
+	if len(s) < len(whole) {
+		fmt.Fprintf(f, "…(%d bytes)", len(whole))
 	}
 }
 
@@ -211,11 +306,11 @@ func escape(s string) string {
 // their limits; a diagnostic built by Errorf, Warningf or Infof is returned
 // unchanged.
 func (d Diagnostic) safe() Diagnostic {
-	d.Object.Kind = escape(cutRunes(d.Object.Kind, MaxFieldRunes))
-	d.Object.Namespace = escape(cutRunes(d.Object.Namespace, MaxFieldRunes))
-	d.Object.Name = escape(cutRunes(d.Object.Name, MaxFieldRunes))
-	d.Field = escape(cutRunes(d.Field, MaxFieldRunes))
-	d.Message = capBytes(escape(d.Message), MaxMessageBytes)
+	d.Object.Kind = escape(cutRunes(MaskText(d.Object.Kind), MaxFieldRunes))
+	d.Object.Namespace = escape(cutRunes(MaskText(d.Object.Namespace), MaxFieldRunes))
+	d.Object.Name = escape(cutRunes(MaskText(d.Object.Name), MaxFieldRunes))
+	d.Field = escape(cutRunes(MaskText(d.Field), MaxFieldRunes))
+	d.Message = capBytes(escape(MaskText(d.Message)), MaxMessageBytes)
 	return d
 }
 

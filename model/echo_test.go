@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -138,6 +139,54 @@ func TestTextProblemAt(t *testing.T) {
 	for _, tt := range tests {
 		if got := textProblemAt([]byte(tt.raw)); got != tt.want {
 			t.Errorf("textProblemAt(%q) = %d, want %d", tt.raw, got, tt.want)
+		}
+	}
+}
+
+func TestMaskText(t *testing.T) {
+	rows := []struct{ in, want string }{
+		{"no url", "no url"},
+		{"a@b", "a@b"},
+		{"https://u:pw@h.example.com/x", "https://***@h.example.com/x"},
+		{"fetch https://u:pw@h.example.com/x failed", "fetch https://***@h.example.com/x failed"},
+		{"two: http://a@x and //b:c@y/z", "two: http://***@x and //***@y/z"},
+		{"https:/u:pw@h", "https:/***@h"},
+		{"see HTTPS:u:pw@h", "see HTTPS:***@h"},
+		{"https:\\\\u:pw@h", "https:\\\\***@h"},
+		{"//u\t:pw@h", "//***@h"},
+		{"a//u:p@h@i/x", "a//***@i/x"},
+		{"xhttp:u@h", "xhttp:u@h"},
+		{"mailto:team@example.com", "mailto:team@example.com"},
+		{"https://h.example.com/@scope/x?q=a@b", "https://h.example.com/@scope/x?q=a@b"},
+		{"https://***@h", "https://***@h"},
+		{"reason user:pw@h", "reason user:pw@h"},
+	}
+	for _, r := range rows {
+		if got := MaskText(r.in); got != r.want {
+			t.Errorf("MaskText(%q) = %q; want %q", r.in, got, r.want)
+		}
+	}
+}
+
+// TestEchoMasksUserinfo: a URL's credential is masked wherever a message
+// repeats it (a value, an error, a value cut at MaxEchoRunes after its "@"
+// is found), and in a diagnostic's object and field as printed.
+func TestEchoMasksUserinfo(t *testing.T) {
+	const secret = "s3cr3t"
+	u := "https://deploy:" + secret + "@git.example.com/x"
+	long := "https://deploy:" + secret + strings.Repeat("x", 300) + "@git.example.com/x"
+	d := Warningf(ReasonInvalidAnnotationValue, ObjectRef{Kind: "MCPServer", Namespace: "ns", Name: u}, "metadata.annotations["+u+"]",
+		"name %q, version %s, long %q, error %v, echo %s", u, u, long, errors.New("fetch "+u), Echo(u))
+	js, err := d.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{d.Message, d.String(), string(js)} {
+		if strings.Contains(out, secret) {
+			t.Errorf("credential repeated: %s", out)
+		}
+		if !strings.Contains(out, "https://***@git.example.com/x") {
+			t.Errorf("URL not shown masked: %s", out)
 		}
 	}
 }

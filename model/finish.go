@@ -111,13 +111,13 @@ func NormalizeWith(s *Server, obj ObjectRef, fieldPrefix string, opts NormalizeO
 		return ok, append(ds, cds...)
 	}
 	var v validator // set field by field: a composite literal is built aside and copied
-	v.server, v.obj, v.prefix = s, obj, fieldPrefix
+	v.server, v.obj, v.prefix, v.publish = s, obj, fieldPrefix, true
 	v.entry()
 	if v.retried > 0 || v.facts.urlsNotPlain {
 		if !remoteURLsPlain(s) {
 			ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
 		}
-		v = validator{server: s, obj: obj, prefix: fieldPrefix}
+		v = validator{server: s, obj: obj, prefix: fieldPrefix, publish: true}
 		v.entry()
 	}
 	if v.ds.HasErrors() {

@@ -48,13 +48,13 @@ func normalizeSimple(s *Server, obj ObjectRef, fieldPrefix string, opts Normaliz
 	if !remoteURLsPlain(s) {
 		ds = append(ds, dropInvalidRemoteURLs(s, obj, f(KeyRemotes))...)
 	}
-	checked := ValidateServer(s, obj, fieldPrefix)
+	checked := validateServer(s, obj, fieldPrefix, true)
 	if checked.HasErrors() {
 		// Extensions without a status get the default when nothing else
 		// is wrong.
 		orig, _ := s.Get(KeyMeta)
 		if keys := addMissingStatus(s); len(keys) > 0 {
-			if again := ValidateServer(s, obj, fieldPrefix); !again.HasErrors() {
+			if again := validateServer(s, obj, fieldPrefix, true); !again.HasErrors() {
 				checked = again
 				ds = append(ds, statusWarnings(s, obj, fieldPrefix, keys)...)
 			} else {

@@ -468,6 +468,36 @@ func MaskURL(raw string) string {
 	return raw[:start] + "***" + raw[start+at:]
 }
 
+// hasUserinfo reports whether a URL reader finds user information in raw:
+// an "@" in the authority, which a URL of a special scheme (http, https,
+// ws, wss, ftp, file) has after its scheme whatever the slashes, and a URL
+// of another scheme only after "//" ("mailto:team@example.com" has none).
+// MaskURL, which only hides text, masks the wider set.
+func hasUserinfo(raw string) bool {
+	if strings.IndexByte(raw, '@') < 0 || MaskURL(raw) == raw {
+		return false
+	}
+	i := 0
+	for i < len(raw) && raw[i] <= ' ' {
+		i++
+	}
+	end := maskScheme(raw, i)
+	if end < 0 {
+		return true // scheme-relative: "//user@host"
+	}
+	var scheme []byte
+	for _, c := range []byte(raw[i:end]) {
+		if !urlIgnored(c) {
+			scheme = append(scheme, c|0x20)
+		}
+	}
+	switch string(scheme) {
+	case "http", "https", "ws", "wss", "ftp", "file":
+		return true
+	}
+	return schemeRelative(raw[end+1:])
+}
+
 // maskScheme returns the index of the ":" ending raw's scheme read from
 // byte i on, skipping the bytes a URL reader ignores, or -1.
 func maskScheme(raw string, i int) int {

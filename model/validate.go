@@ -134,6 +134,12 @@ func abbreviate(s string) string {
 // version comparison meaningless). Where a key is repeated inside an object
 // the last one counts, as in encoding/json.
 func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
+	return validateServer(s, obj, fieldPrefix, false)
+}
+
+// validateServer is ValidateServer, with the check of an entry to be
+// emitted when publish is set (see validator.publish).
+func validateServer(s *Server, obj ObjectRef, fieldPrefix string, publish bool) Diagnostics {
 	if s == nil {
 		return Diagnostics{Errorf(ReasonInvalidEntry, obj, fieldPrefix, "no server entry (nil)")}
 	}
@@ -141,7 +147,7 @@ func ValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
 		return nil
 	}
 	var v validator
-	v.server, v.obj, v.prefix = s, obj, fieldPrefix
+	v.server, v.obj, v.prefix, v.publish = s, obj, fieldPrefix, publish
 	v.entry()
 	if len(v.ds) == 0 {
 		// A member checked again in careful mode may leave an empty,
@@ -472,6 +478,9 @@ func (v *validator) transport(raw []byte, remote bool) {
 		v.fail("is required (type %s)", show(typ))
 	} else if u, ok := v.strAt(nil, -1, url, urlPlain, ruleAny); ok && !matchRemoteURL(u) {
 		v.fail("%s does not match %s", show(url), patternRemoteURL)
+	} else if ok && !remote && v.publish {
+		// A remote's URL has the URL policy of its own (dropInvalidRemoteURLs).
+		v.userinfo(nil, -1, u)
 	}
 	v.out()
 	if headers != nil {

@@ -197,7 +197,8 @@ func leanVersion(raw []byte, textOK bool) bool {
 // leanURI reports whether raw is a string isURI accepts.
 func leanURI(raw []byte, textOK bool) bool {
 	u, isStr := contentsOf(raw, textOK)
-	return isStr && isURI(u)
+	// A URI with "@" may hold user information: see validator.publish.
+	return isStr && isURI(u) && bytes.IndexByte(u, '@') < 0
 }
 
 // leanKey reports whether key is one of the top-level members the lean
@@ -813,6 +814,8 @@ func (l *lean) transport(remote bool) bool {
 				}
 			} else {
 				url, ok = l.strIf(ok)
+				// User information? See validator.publish.
+				ok = ok && bytes.IndexByte(url, '@') < 0
 			}
 		case l.is(&w, &k.headers):
 			hs = l.i

@@ -1,6 +1,9 @@
 package model
 
-import "encoding/binary"
+import (
+	"bytes"
+	"encoding/binary"
+)
 
 // A leanLit is a literal the lean reading looks for at its cursor: a key
 // with its quotes and the ":" after it (keyLit), or a string value with its
@@ -116,11 +119,14 @@ func (l *lean) classStr(class uint16) ([]byte, bool) {
 // checked by isURI.
 func (l *lean) uri() bool {
 	if end := plainURILit(l.b, l.i); end > 0 {
+		if bytes.IndexByte(l.b[l.i:end], '@') >= 0 {
+			return false // user information? see validator.publish
+		}
 		l.i = end
 		return true
 	}
 	s, ok := l.str()
-	return ok && isURI(s)
+	return ok && isURI(s) && bytes.IndexByte(s, '@') < 0
 }
 
 // plainURL reads a string literal holding a URL plainURL accepts and

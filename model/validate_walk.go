@@ -442,6 +442,13 @@ type validator struct {
 	// counted, not formatted (an entry of a million repeated tags would
 	// otherwise cost a million messages before any cap).
 	fails int
+	// publish is set when the entry is checked to be emitted (Normalize):
+	// then a URI member (websiteUrl, repository.url, an icon's src, a
+	// package's registryBaseUrl or transport URL, ToolHive's provenance and
+	// OAuth URIs) must not hold user information, which would publish a
+	// credential to every reader of the registry. Validating a document as
+	// it stands (ValidateRegistry) holds it to the schemas alone.
+	publish bool
 }
 
 // maxEntryProblems is the most problems of one entry a validator formats;
@@ -743,8 +750,20 @@ func (v *validator) strAt(key []byte, idx int, raw []byte, plain bool, rule *str
 	}
 	if !rule.match(s) {
 		v.failAt(key, idx, "is %s; it must %s", show(raw), rule.want)
+	} else if rule == ruleURI && v.publish {
+		v.userinfo(key, idx, s)
 	}
 	return s, true
+}
+
+// userinfo fails the value at the path failAt completes with key or idx
+// when the URL s holds user information (see validator.publish).
+func (v *validator) userinfo(key []byte, idx int, s []byte) {
+	if bytes.IndexByte(s, '@') >= 0 {
+		if u := string(s); hasUserinfo(u) {
+			v.failAt(key, idx, "is %s, with user information: a credential would be published to every reader of the registry", Text(QuoteURL(u)))
+		}
+	}
 }
 
 // enumm checks that a member's value is a string, one of allowed.
