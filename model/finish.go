@@ -331,6 +331,12 @@ func badText(s *Server) (key, why string) {
 	if s.textOK {
 		return "", ""
 	}
+	if s.keyNotText {
+		if lit := firstKeyNotText(s.raw); lit != nil {
+			key = string(lit)
+		}
+		return key, "a member name is not Unicode text (invalid UTF-8 or a lone UTF-16 surrogate escape); readers would serve U+FFFD in its place"
+	}
 	for i := range s.memberCount() {
 		m := s.memberAt(i)
 		if !utf8.ValidString(m.Key) {
@@ -344,6 +350,19 @@ func badText(s *Server) (key, why string) {
 		}
 	}
 	return "", ""
+}
+
+// firstKeyNotText returns the literal (between its quotes) of the first
+// member name of the JSON object raw that is not Unicode text, or nil.
+func firstKeyNotText(raw []byte) []byte {
+	var bad []byte
+	_ = jsonx.ForEachMember(raw, func(key, _ []byte) bool {
+		if textProblemAt(key) >= 0 {
+			bad = key
+		}
+		return bad == nil
+	})
+	return bad
 }
 
 // textProblemAt returns the offset of the first invalid UTF-8 byte or lone

@@ -203,6 +203,10 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 			}
 		}
 		raw := r.Bytes(start)
+		// A member name that may not be Unicode text is looked at as
+		// written: decoding reads invalid UTF-8 and lone surrogate
+		// escapes as U+FFFD, which hides them from badText.
+		keyNotText := facts.Text && r.Err() == nil && firstKeyNotText(raw) != nil
 		if packed != nil && (!facts.Literal || facts.MayRepeat) {
 			// A key with an escape is not its contents, and repeated
 			// keys are resolved below on a list: such an entry keeps a
@@ -237,6 +241,7 @@ func (sc *scanned) scanServers(r *jsonx.Reader) {
 		e := &sc.block[len(sc.block)-1]
 		sc.entries = append(sc.entries, e)
 		e.members, e.compact, e.textOK = members, r.LastSpace() < start, !sc.noIndex && !idx.Text && !facts.Text
+		e.keyNotText = keyNotText
 		if len(packed) > 0 {
 			e.packed, e.first, e.unnumbered = packed, facts.First, facts.Unnumbered
 		}

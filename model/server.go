@@ -82,6 +82,10 @@ type Server struct {
 	// found no byte of 0x80 or more and no surrogate escape, and every
 	// member set since was checked as it was set.
 	textOK bool
+	// keyNotText is set when the scan found a member name of the entry
+	// that is not Unicode text: decoded, it reads as U+FFFD, so badText
+	// cannot tell from the key itself.
+	keyNotText bool
 	// compact is set when no member value has whitespace outside strings,
 	// so AppendJSON can copy values without looking for it.
 	compact bool

@@ -545,16 +545,21 @@ func TestValidateNeverEchoesInputValues(t *testing.T) {
 
 // TestValidateRefusesTextThatIsNotUnicode: the document check reports what
 // every verb skips: invalid UTF-8, and a lone surrogate escape, in any
-// member, nested or not.
+// member, nested or not, and in a member name of the entry itself (which,
+// decoded, reads as U+FFFD).
 func TestValidateRefusesTextThatIsNotUnicode(t *testing.T) {
 	obj := model.ObjectRef{Kind: "File", Name: "f.json"}
 	doc := "{\"version\":\"1.0.0\",\"meta\":{\"last_updated\":\"2025-01-01T00:00:00Z\"},\"data\":{\"servers\":[" +
 		`{"name":"io.github.ab/cd","description":"A\ud800","version":"1.0.0"},` +
 		"{\"name\":\"io.github.ab/ef\",\"description\":\"B\xff\xfe\",\"version\":\"1.0.0\"}," +
 		`{"name":"io.github.ab/gh","description":"C","version":"1.0.0","repository":{"url":"https://x.example/\udc00","source":"github"}},` +
-		`{"name":"io.github.ab/ij","description":"D \ud83d\ude00","version":"1.0.0"}]}}`
+		`{"name":"io.github.ab/ij","description":"D \ud83d\ude00","version":"1.0.0"},` +
+		"{\"name\":\"io.github.ab/kl\",\"description\":\"E\",\"version\":\"1.0.0\",\"\xff\":1}," +
+		`{"name":"io.github.ab/mn","description":"F","version":"1.0.0","x\ud800":1},` +
+		`{"name":"io.github.ab/op","description":"G","version":"1.0.0","\u00e9":1}]}}`
 	ds := model.ValidateJSON([]byte(doc), obj)
-	want := []string{"data.servers[0].description", "data.servers[1].description", "data.servers[2].repository"}
+	want := []string{"data.servers[0].description", "data.servers[1].description", "data.servers[2].repository",
+		"data.servers[4].\\xff", `data.servers[5].x\ud800`}
 	var got []string
 	for _, d := range ds {
 		if d.Severity == model.SeverityError && d.Reason == model.ReasonInvalidEntry {
