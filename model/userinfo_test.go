@@ -13,7 +13,7 @@ func TestHasUserinfo(t *testing.T) {
 		{"https://user:pw@example.com/x", true},
 		{"https://token@example.com", true},
 		{"HTTPS://u:p@example.com", true},
-		{"https:u:p@example.com", true},    // special scheme: slashes optional
+		{"https:u:p@example.com", true},     // special scheme: slashes optional
 		{"https:\\\\u:p@example.com", true}, // backslashes read as slashes
 		{" \thttps://u:p@example.com", true},
 		{"//u:p@example.com/x", true},
