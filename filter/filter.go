@@ -38,9 +38,42 @@ type PatternError struct {
 	Err     error
 }
 
-// Error names the list, the position and the pattern.
+// Error names the list, the position and the pattern (escaped, and cut
+// past model.MaxEchoRunes).
 func (e *PatternError) Error() string {
-	return fmt.Sprintf("%s[%d]: invalid glob pattern %q: %v", e.Field, e.Index, e.Pattern, e.Err)
+	return string(model.Sprintf("%s[%d]: invalid glob pattern %q: %v", e.Field, e.Index, e.Pattern, e.Err))
+}
+
+// Limits on a name pattern, checked before it is compiled. gobwas/glob's
+// compiler takes time cubic in a pattern's wildcards (a pattern of 4,000
+// "*" then "b" takes 3 s to compile, one of 2,000 "{a,b}" 69 s), and
+// ToolHive's registry server compiles every pattern it is given with it; a
+// pattern of a server name (at most 200 characters) needs far fewer.
+const (
+	// MaxPatternBytes is the longest name pattern compiled.
+	MaxPatternBytes = 4096
+	// MaxPatternWildcards is the most "*", "?", "[" and "{" (unescaped) a
+	// name pattern may hold: compiling 64 takes a few milliseconds at most.
+	MaxPatternWildcards = 64
+)
+
+// checkSize refuses a pattern past MaxPatternBytes or MaxPatternWildcards.
+func checkSize(t string) error {
+	if len(t) > MaxPatternBytes {
+		return fmt.Errorf("it is %d bytes long; a name pattern may have at most %d", len(t), MaxPatternBytes)
+	}
+	n := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '\\':
+			i++
+		case '*', '?', '[', '{':
+			if n++; n > MaxPatternWildcards {
+				return fmt.Errorf("it has more than %d wildcards (\"*\", \"?\", \"[\", \"{\"), which would take the glob compiler too long; write it as several patterns", MaxPatternWildcards)
+			}
+		}
+	}
+	return nil
 }
 
 // Unwrap returns the compiler's error.
@@ -86,6 +119,9 @@ func compile(field string, texts []string) ([]pattern, error) {
 	}
 	out := make([]pattern, 0, len(texts))
 	for i, t := range texts {
+		if err := checkSize(t); err != nil {
+			return nil, &PatternError{Field: field, Index: i, Pattern: t, Err: err}
+		}
 		// ToolHive's registry server validates with filepath.Match before
 		// compiling with gobwas/glob; a pattern either rejects is invalid.
 		if _, err := filepath.Match(t, "test"); err != nil {

@@ -161,6 +161,21 @@ func TestMatchTagSources(t *testing.T) {
 	}
 }
 
+// TestPatternLimitsAreEdges: a pattern at the limits compiles (escaped
+// wildcards are not counted); one past them does not.
+func TestPatternLimitsAreEdges(t *testing.T) {
+	for _, p := range []string{
+		strings.Repeat("?", MaxPatternWildcards),
+		strings.Repeat("*", MaxPatternWildcards/2) + strings.Repeat(`\*`, 100),
+		strings.Repeat("a", MaxPatternBytes),
+		strings.Repeat("{ab,cd}", MaxPatternWildcards),
+	} {
+		if _, err := New(model.IncludeExclude{Include: []string{p}}, model.IncludeExclude{}); err != nil {
+			t.Errorf("pattern of %d bytes refused: %v", len(p), err)
+		}
+	}
+}
+
 func TestNewRejectsBadPatterns(t *testing.T) {
 	tests := []struct {
 		names model.IncludeExclude
@@ -174,6 +189,11 @@ func TestNewRejectsBadPatterns(t *testing.T) {
 		{model.IncludeExclude{Include: []string{"ok", "a{"}}, "names.include", 1},
 		// A variable-length alternative whose length gobwas/glob misreports.
 		{model.IncludeExclude{Exclude: []string{"*{a*,b}"}}, "names.exclude", 0},
+		// Past the size limits, which bound the glob compiler's time.
+		{model.IncludeExclude{Include: []string{strings.Repeat("*", 8000) + "b"}}, "names.include", 0},
+		{model.IncludeExclude{Include: []string{strings.Repeat("?", MaxPatternWildcards+1)}}, "names.include", 0},
+		{model.IncludeExclude{Exclude: []string{"ok", strings.Repeat("{a,b}", MaxPatternWildcards+1)}}, "names.exclude", 1},
+		{model.IncludeExclude{Include: []string{strings.Repeat("a", MaxPatternBytes+1)}}, "names.include", 0},
 	}
 	for _, tt := range tests {
 		f, err := New(tt.names, model.IncludeExclude{})
@@ -189,8 +209,11 @@ func TestNewRejectsBadPatterns(t *testing.T) {
 		if pe.Field != tt.field || pe.Index != tt.index {
 			t.Errorf("New(%v): error at %s[%d], want %s[%d]", tt.names, pe.Field, pe.Index, tt.field, tt.index)
 		}
-		if !strings.Contains(err.Error(), fmt.Sprintf("%q", pe.Pattern)) {
+		if len(pe.Pattern) <= model.MaxEchoRunes && !strings.Contains(err.Error(), fmt.Sprintf("%q", pe.Pattern)) {
 			t.Errorf("error %q does not quote the pattern", err)
+		}
+		if len(err.Error()) > model.MaxMessageBytes {
+			t.Errorf("error of %d bytes: the pattern is not cut", len(err.Error()))
 		}
 	}
 }

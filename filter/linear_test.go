@@ -129,6 +129,23 @@ func TestAdversarialPatternIsFast(t *testing.T) {
 	}
 }
 
+// BenchmarkCompileAtTheLimit compiles patterns of MaxPatternWildcards
+// wildcards in the shapes gobwas/glob's compiler is slowest on (its time is
+// cubic in them): what the limit bounds.
+func BenchmarkCompileAtTheLimit(b *testing.B) {
+	for _, shape := range []string{"?", "*?", "[ab]?", "{a,b}", "{[ab],?}"} {
+		per := strings.Count(shape, "?") + strings.Count(shape, "*") + strings.Count(shape, "[") + strings.Count(shape, "{")
+		p := strings.Repeat(shape, MaxPatternWildcards/per) + "b"
+		b.Run(shape, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New(model.IncludeExclude{Include: []string{p}}, model.IncludeExclude{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkMatchAdversarial shows matching linear in the name length (ns/op
 // of n and 4n) and, on small n, gobwas/glob's own search growing with the
 // eighth power of n on the same names.
