@@ -104,8 +104,11 @@ type RulePath struct {
 
 // Request is a request through a Gateway: a precise host, a method, an
 // absolute path, and the headers and query parameters that header and query
-// matches look at (an MCP client's requests have none of those: a match
-// with header or query conditions takes none of them).
+// matches look at. (The URL checks route an MCP client's requests: no
+// query parameters, and only the headers whose values the transport fixes:
+// Content-Type: application/json on a POST, Accept: application/json,
+// text/event-stream on a streamable-http POST, Accept: text/event-stream
+// on a GET of the stream.)
 type Request struct {
 	Host   string
 	Method string
@@ -186,7 +189,7 @@ func (ix *Index) Gateway(namespace, name string) *gwv1.Gateway {
 // request the virtual-host reading answers with 404 has an empty MayTake
 // and a Routed rule).
 func (ix *Index) RouteRequest(gateway types.NamespacedName, port int32, protocol gwv1.ProtocolType, req Request) (Routed, bool) {
-	r, ok := ix.core().RouteRequest(gateway, port, protocol, core.Request(req))
+	r, ok := ix.core().RouteRequest(gateway, port, protocol, core.Request{Host: req.Host, Method: req.Method, Path: req.Path, Headers: req.Headers, Query: req.Query})
 	return routedOf(r), ok
 }
 

@@ -62,7 +62,7 @@ func TestSameAsImplementation(t *testing.T) {
 						}
 						req := Request{Host: o.Host, Method: m, Path: "/"}
 						r, ok := ix.RouteRequest(gw, int32(o.Port), protocol, req)
-						cr, cok := cix.RouteRequest(gw, int32(o.Port), protocol, core.Request(req))
+						cr, cok := cix.RouteRequest(gw, int32(o.Port), protocol, core.Request{Host: req.Host, Method: req.Method, Path: req.Path})
 						check(t, dir+" "+route.Name+" RouteRequest", []any{r, ok, r.String()}, []any{routedOf(cr), cok, cr.String()})
 					}
 					check(t, dir+" "+route.Name+" Origin.String", o.String(), core.Origin(o).String())

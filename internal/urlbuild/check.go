@@ -24,6 +24,8 @@ const messagesSegment = "messages"
 // backend must receive.
 type clientRequest struct {
 	method, path, backend string
+	// client is the set of headers sent with it (Request.client).
+	client uint8
 	// what says what the client sends it for, in messages.
 	what string
 }
@@ -135,17 +137,17 @@ func (c *urlCheck) requests(p, b string) []clientRequest {
 	switch c.opts.Transport {
 	case TransportStreamableHTTP:
 		reqs = append(reqs,
-			clientRequest{"POST", p, b, "streamable-http sends its messages with POST"},
-			clientRequest{"GET", p, b, "streamable-http opens the server's stream with GET"},
-			clientRequest{"DELETE", p, b, "streamable-http ends a session with DELETE"})
+			clientRequest{"POST", p, b, clientMessage, "streamable-http sends its messages with POST"},
+			clientRequest{"GET", p, b, clientStream, "streamable-http opens the server's stream with GET"},
+			clientRequest{"DELETE", p, b, clientPlain, "streamable-http ends a session with DELETE"})
 	case TransportSSE:
-		reqs = append(reqs, clientRequest{"GET", p, b, "SSE opens its stream with GET"})
+		reqs = append(reqs, clientRequest{"GET", p, b, clientStream, "SSE opens its stream with GET"})
 		if c.opts.EndpointPath != "" {
-			reqs = append(reqs, clientRequest{"POST", sibling(p), sibling(b),
+			reqs = append(reqs, clientRequest{"POST", sibling(p), sibling(b), clientSSEMessage,
 				"SSE posts its messages to the message endpoint beside the stream"})
 		}
 	default:
-		reqs = append(reqs, clientRequest{"GET", p, b, "a client reaches the URL with GET"})
+		reqs = append(reqs, clientRequest{"GET", p, b, clientPlain, "a client reaches the URL with GET"})
 	}
 	return reqs
 }
@@ -251,7 +253,7 @@ func (c *urlCheck) try(o Origin, p, b string) (model.Diagnostic, bool) {
 		if have && last.methodFree && rq.path == lastReq.path && rq.backend == lastReq.backend {
 			continue // routed as the last one, which reached the backend
 		}
-		last, lastReq, have = l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path}, c.home(l, o.Host)), rq, true
+		last, lastReq, have = l.route(&Request{Host: o.Host, Method: rq.method, Path: rq.path, client: rq.client}, c.home(l, o.Host)), rq, true
 		if d, ok := c.reaches(o, l, &last, rq, p); !ok {
 			return d, false
 		}
@@ -316,13 +318,30 @@ func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientReq
 	switch {
 	case rt.ok && ours:
 		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "it goes to "+rt.win.describe()+
-			", which wins by HTTPRoute precedence and "+c.elsewhere(rt.win)+pendingNote(rt.win, o)), false
+			", which wins by HTTPRoute precedence and "+c.elsewhere(rt.win)+headersNote(rt.win, rq)+pendingNote(rt.win, o)), false
 	case rt.ok:
 		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "the rule does not match it, and it goes to "+rt.win.describe()), false
 	case !ours:
 		return c.diag(model.ReasonMethodNotRouted, o, rq, p, "no rule on the listener matches it (the Gateway answers 404)"), false
 	}
 	return c.diag(model.ReasonNoMatchingListener, o, rq, p, "the route is not attached to "+l.describe()+", the listener that receives it"), false
+}
+
+// headersNote says, for a message about a match x with header conditions
+// that takes rq, which headers rq carries; "" when x has none.
+func headersNote(x cand, rq clientRequest) string {
+	if x.m.headers == 0 {
+		return ""
+	}
+	switch rq.client {
+	case clientMessage:
+		return " (an MCP client sends it with Content-Type: application/json and Accept: application/json, text/event-stream)"
+	case clientStream:
+		return " (an MCP client sends it with Accept: text/event-stream)"
+	case clientSSEMessage:
+		return " (an MCP client sends it with Content-Type: application/json)"
+	}
+	return ""
 }
 
 // pendingNote says, for a message, that the route of x competes for o's

@@ -35,17 +35,19 @@ import (
 //     oldest route (creationTimestamp), the route first by
 //     "{namespace}/{name}", and the first rule in list order.
 //
-// The requests are those of an MCP client: a method and a path, no
-// particular headers or query parameters, so a match with header or query
-// conditions takes none of them. RegularExpression matches have
+// The requests are those of an MCP client: a method, a path, no query
+// parameters, and the headers whose values the transport fixes (see
+// clientHeader: Content-Type on a POST, Accept on a streamable-http POST and
+// on a GET of the stream), so a match with query conditions, or with header
+// conditions those headers do not meet, takes none of them. RegularExpression matches have
 // implementation-specific precedence: one whose expression (read as Go's
 // RE2, anchored) matches the path, or that does not compile, may take the
 // request whatever the other matches, which RouteRequest reports.
 
 // Request is a request through a Gateway: a precise host, a method, an
 // absolute path, and the headers and query parameters that header and query
-// matches look at (an MCP client's requests have none of those: a match
-// with header or query conditions takes none of them).
+// matches look at; or, for the requests of an MCP client, the header set it
+// sends (client).
 type Request struct {
 	Host   string
 	Method string
@@ -54,6 +56,47 @@ type Request struct {
 	// (compared exactly); nil for none.
 	Headers map[string]string
 	Query   map[string]string
+	// client, when Headers and Query are nil, names the headers an MCP
+	// client sends with the request (see clientHeader); 0 for none.
+	client uint8
+}
+
+// The header sets of an MCP client's requests (Request.client).
+const (
+	clientPlain uint8 = iota
+	// clientMessage is a streamable-http POST: "Content-Type:
+	// application/json" and "Accept: application/json, text/event-stream"
+	// (the MCP specification's Streamable HTTP transport).
+	clientMessage
+	// clientStream is a GET of the server's stream, streamable-http or
+	// SSE: "Accept: text/event-stream".
+	clientStream
+	// clientSSEMessage is an SSE POST to the message endpoint:
+	// "Content-Type: application/json".
+	clientSSEMessage
+	clientSets
+)
+
+// clientHeader returns the value of the header name (any case) in the
+// requests of header set client, and whether they carry it. Only the
+// headers whose values the transport fixes are known: a session ID, a
+// protocol version or credentials vary by client and server, and a
+// condition on them takes none of these requests.
+func clientHeader(client uint8, name string) (string, bool) {
+	switch {
+	case strings.EqualFold(name, "Content-Type"):
+		if client == clientMessage || client == clientSSEMessage {
+			return "application/json", true
+		}
+	case strings.EqualFold(name, "Accept"):
+		switch client {
+		case clientMessage:
+			return "application/json, text/event-stream", true
+		case clientStream:
+			return "text/event-stream", true
+		}
+	}
+	return "", false
 }
 
 // Routed is the rule a request takes.
@@ -177,8 +220,12 @@ type matchEntry struct {
 	value  string
 	method string
 	re     *regexp.Regexp // nil when the expression does not compile
-	// hm and qm are the header and query conditions, for requests that
-	// carry headers or query parameters (RouteRequest).
+	// clients has bit s set when the header conditions take the requests
+	// of the MCP client header set s (Request.client), worked out once:
+	// set only for a match with header and no query conditions.
+	clients uint8
+	// src holds the header and query conditions, for requests that carry
+	// headers or query parameters (RouteRequest).
 	src *gwv1.HTTPRouteMatch
 }
 
@@ -260,7 +307,7 @@ func (m *matchEntry) conditions(req *Request) bool {
 		return true
 	}
 	if len(req.Headers) == 0 && len(req.Query) == 0 {
-		return false
+		return m.clients&(1<<req.client) != 0
 	}
 	for _, h := range m.src.Headers {
 		v, ok := "", false
@@ -281,6 +328,46 @@ func (m *matchEntry) conditions(req *Request) bool {
 		}
 	}
 	return true
+}
+
+// clientsMet returns the header sets of MCP client requests (a bit for
+// each, see Request.client) that meet every one of the header conditions
+// hs. Each condition is read once, its expression compiled once.
+func clientsMet(hs []gwv1.HTTPHeaderMatch) uint8 {
+	met := uint8(0)
+	for s := clientPlain + 1; s < clientSets; s++ {
+		met |= 1 << s
+	}
+	for _, h := range hs {
+		var re *regexp.Regexp
+		var bad bool
+		for s := clientPlain + 1; s < clientSets; s++ {
+			if met&(1<<s) == 0 {
+				continue
+			}
+			v, ok := clientHeader(s, string(h.Name))
+			switch {
+			case !ok:
+			case h.Type == nil || *h.Type == gwv1.HeaderMatchExact:
+				ok = v == h.Value
+			case *h.Type != gwv1.HeaderMatchRegularExpression || len(h.Value) > 1024:
+				ok = false
+			default:
+				if re == nil && !bad {
+					var err error
+					// As valueMatches reads it: unanchored, and taken to
+					// match when it does not compile.
+					re, err = regexp.Compile(h.Value)
+					bad = err != nil
+				}
+				ok = bad || re.MatchString(v)
+			}
+			if !ok {
+				met &^= 1 << s
+			}
+		}
+	}
+	return met
 }
 
 // valueMatches applies an Exact (default) or RegularExpression condition.
@@ -326,6 +413,9 @@ func (e *routeEntry) init(r *gwv1.HTTPRoute, block []matchEntry) []matchEntry {
 			if hm.Method != nil {
 				m.method = string(*hm.Method)
 			}
+			if m.headers > 0 && m.query == 0 {
+				m.clients = clientsMet(hm.Headers)
+			}
 			switch typ {
 			case gwv1.PathMatchExact:
 			case gwv1.PathMatchPathPrefix:
@@ -360,8 +450,10 @@ type routeGroup struct {
 	// (a scan is as fast otherwise); nil for the many groups, made per
 	// route, that need neither.
 	big *groupIndex
-	// methods reports whether a match has a method condition or is a
-	// RegularExpression.
+	// methods reports whether a match has a method condition, header
+	// conditions some MCP client requests meet, or is a RegularExpression:
+	// requests for one path may then route differently by method (and the
+	// headers that come with it).
 	methods bool
 }
 
@@ -470,9 +562,10 @@ func (g *routeGroup) finish() {
 	// The first by precedence of each chain, for the requests of MCP
 	// clients: each route's URL check routes a few of them, and a scan of
 	// the chain for each would cost routes × routes when many routes share
-	// a host and path. A chain's matches with header or query conditions
-	// take none of them; of the others, those without a method condition
-	// take every method, and those with one only theirs.
+	// a host and path. A chain's matches with query conditions, or header
+	// conditions a header set does not meet, take none of its requests; of
+	// the others, those without a method condition take every method, and
+	// those with one only theirs.
 	// (Each chain's result depends on that chain alone: the order the
 	// heads are taken in does not matter.)
 	g.big = x
@@ -484,11 +577,18 @@ func (g *routeGroup) finish() {
 	}
 }
 
-// chainBest is the first by precedence of the matches of a chain of a
-// large group that take a request without headers or query parameters (a
-// plain request): any among those without a method condition, byMethod
-// among those with one, for each method; -1 for none.
+// chainBest is, for each header set of an MCP client's requests
+// (Request.client, clientPlain for none), the first by precedence of the
+// matches of a chain of a large group that take such a request without
+// query parameters.
 type chainBest struct {
+	sets [clientSets]setBest
+}
+
+// setBest is chainBest for one header set: any among the matches without
+// a method condition, byMethod among those with one, for each method; -1
+// for none.
+type setBest struct {
 	any      int32
 	byMethod []methodBest
 }
@@ -500,25 +600,33 @@ type methodBest struct {
 
 // chainBest works out the chainBest of the chain that starts at head.
 func (g *routeGroup) chainBest(head int32) *chainBest {
-	cb := &chainBest{any: -1}
+	cb := &chainBest{}
+	for s := range cb.sets {
+		cb.sets[s].any = -1
+	}
 	for i := head; i >= 0; i = g.big.next[i] {
 		c := g.cands[i]
-		if c.m.headers > 0 || c.m.query > 0 {
-			continue
-		}
-		if c.m.method == "" {
-			if cb.any < 0 || comparePrecedence(c, g.cands[cb.any]) < 0 {
-				cb.any = i
+		for s := range cb.sets {
+			if c.m.headers > 0 || c.m.query > 0 {
+				if c.m.clients&(1<<s) == 0 {
+					continue
+				}
 			}
-			continue
-		}
-		// At most the nine methods of HTTPMethod, however long the chain.
-		k := slices.IndexFunc(cb.byMethod, func(b methodBest) bool { return b.method == c.m.method })
-		switch {
-		case k < 0:
-			cb.byMethod = append(cb.byMethod, methodBest{c.m.method, i})
-		case comparePrecedence(c, g.cands[cb.byMethod[k].at]) < 0:
-			cb.byMethod[k].at = i
+			sb := &cb.sets[s]
+			if c.m.method == "" {
+				if sb.any < 0 || comparePrecedence(c, g.cands[sb.any]) < 0 {
+					sb.any = i
+				}
+				continue
+			}
+			// At most the nine methods of HTTPMethod, however long the chain.
+			k := slices.IndexFunc(sb.byMethod, func(b methodBest) bool { return b.method == c.m.method })
+			switch {
+			case k < 0:
+				sb.byMethod = append(sb.byMethod, methodBest{c.m.method, i})
+			case comparePrecedence(c, g.cands[sb.byMethod[k].at]) < 0:
+				sb.byMethod[k].at = i
+			}
 		}
 	}
 	return cb
@@ -548,7 +656,8 @@ type groupIndex struct {
 	last [2]map[string]int32
 	next []int32
 	// plain gives, by the start of each chain, the first of its matches by
-	// precedence for plain requests (see chainBest).
+	// precedence for the requests of MCP clients, which carry no headers
+	// but those a header set names (see chainBest).
 	plain map[int32]*chainBest
 	// lens has bit n set, by type rank, when some value is n bytes long
 	// (n < 63): a path is looked up under each of its prefixes, and most
@@ -666,8 +775,9 @@ func (g *routeGroup) bestOf(i int32, req *Request) (cand, bool) {
 		return cand{}, false
 	}
 	if cb := g.big.plain[i]; cb != nil && len(req.Headers) == 0 && len(req.Query) == 0 {
-		at := cb.any
-		for _, b := range cb.byMethod {
+		sb := &cb.sets[req.client]
+		at := sb.any
+		for _, b := range sb.byMethod {
 			if b.method == req.Method && (at < 0 || comparePrecedence(g.cands[b.at], g.cands[at]) < 0) {
 				at = b.at
 			}
@@ -750,8 +860,9 @@ type routing struct {
 	// past those tested: it may take the request, untested.
 	crowded *cand
 	// methodFree reports that no group looked at has a match with a method
-	// condition (or a RegularExpression): the request routes the same
-	// whatever its method.
+	// condition, header conditions an MCP client's requests meet, or a
+	// RegularExpression: the request routes the same whatever its method
+	// and the headers that come with it.
 	methodFree bool
 }
 
@@ -1083,7 +1194,7 @@ func fileUnder(groups []*routeGroup, blocks *groupBlocks, l *listenerEntry, m ma
 			grp.methods = true
 		} else {
 			grp.cands = append(grp.cands, c)
-			grp.methods = grp.methods || c.m.method != ""
+			grp.methods = grp.methods || c.m.method != "" || c.m.clients != 0
 		}
 	}
 	if !listed && (len(grp.regexCands()) > 0 || len(grp.cands) > smallGroup) {

@@ -71,8 +71,8 @@ func drawRoutingWorld(t *rapid.T) routingWorld {
 				if mt := rapid.SampledFrom([]string{"", "", "GET", "POST", "DELETE"}).Draw(t, "method"); mt != "" {
 					m.Method = ptr(gwv1.HTTPMethod(mt))
 				}
-				if rapid.IntRange(0, 5).Draw(t, "header") == 0 {
-					m.Headers = []gwv1.HTTPHeaderMatch{{Name: "Version", Value: "1"}}
+				if rapid.IntRange(0, 4).Draw(t, "header") == 0 {
+					m.Headers = []gwv1.HTTPHeaderMatch{rapid.SampledFrom(headerConditions).Draw(t, "headerCondition")}
 				}
 				rule.Matches = append(rule.Matches, m)
 			}
@@ -101,16 +101,35 @@ func (w routingWorld) backendOf(x Routed) gwv1.ObjectName {
 	return ""
 }
 
+// headerConditions are header matches: on a header whose value an MCP
+// client's requests fix, met by some of them (exact, in another case of the
+// name, by an expression) or by none, and on a header they do not send.
+var headerConditions = []gwv1.HTTPHeaderMatch{
+	{Name: "Content-Type", Value: "application/json"},
+	{Name: "content-type", Value: "text/plain"},
+	{Name: "Accept", Value: "text/event-stream"},
+	{Name: "Accept", Type: ptr(gwv1.HeaderMatchRegularExpression), Value: "event-stream"},
+	{Name: "Accept", Value: "application/json, text/event-stream"},
+	{Name: "Version", Value: "1"},
+}
+
+// Headers written out as an MCP client sends them, the test's own list.
+var (
+	messageHeaders    = map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+	streamHeaders     = map[string]string{"Accept": "text/event-stream"}
+	sseMessageHeaders = map[string]string{"Content-Type": "application/json"}
+)
+
 // clientRequests is the test's own list of what an MCP client sends for a
-// URL path p.
+// URL path p, with the headers whose values the transport fixes.
 func clientRequests(transport, endpoint, p string) []Request {
 	switch transport {
 	case TransportStreamableHTTP:
-		return []Request{{Method: "POST", Path: p}, {Method: "GET", Path: p}, {Method: "DELETE", Path: p}}
+		return []Request{{Method: "POST", Path: p, Headers: messageHeaders}, {Method: "GET", Path: p, Headers: streamHeaders}, {Method: "DELETE", Path: p}}
 	case TransportSSE:
-		reqs := []Request{{Method: "GET", Path: p}}
+		reqs := []Request{{Method: "GET", Path: p, Headers: streamHeaders}}
 		if endpoint != "" {
-			reqs = append(reqs, Request{Method: "POST", Path: sibling(p)})
+			reqs = append(reqs, Request{Method: "POST", Path: sibling(p), Headers: sseMessageHeaders})
 		}
 		return reqs
 	}
@@ -162,6 +181,67 @@ func TestPropertyPublishedURLsRoute(t *testing.T) {
 	if published*2 < draws {
 		t.Errorf("no URL published in %d draws", draws)
 	}
+}
+
+// TestPropertyClientHeaderSets: the header sets of an MCP client's requests
+// (Request.client), which the URL checks route through what the index
+// worked out for each set, route as the same headers written out do, which
+// RouteRequest reads condition by condition — on groups small and large,
+// with header conditions that some sets meet, all, or none.
+func TestPropertyClientHeaderSets(t *testing.T) {
+	sets := []struct {
+		client  uint8
+		method  string
+		headers map[string]string
+	}{
+		{clientMessage, "POST", messageHeaders},
+		{clientStream, "GET", streamHeaders},
+		{clientSSEMessage, "POST", sseMessageHeaders},
+		{clientPlain, "DELETE", nil},
+	}
+	rapid.Check(t, func(t *rapid.T) {
+		gw := &gwv1.Gateway{ObjectMeta: metav1.ObjectMeta{Name: "g", Namespace: "infra"},
+			Spec: gwv1.GatewaySpec{Listeners: []gwv1.Listener{{Name: "l", Protocol: gwv1.HTTPProtocolType, Port: 80,
+				AllowedRoutes: &gwv1.AllowedRoutes{Namespaces: &gwv1.RouteNamespaces{From: ptr(gwv1.NamespacesFromAll)}}}}}}
+		ref := gwv1.ParentReference{Name: "g", Namespace: ptr(gwv1.Namespace("infra"))}
+		paths := []string{"/", "/a", "/a/b", "/mcp"}
+		var routes []*gwv1.HTTPRoute
+		for ri := range rapid.IntRange(1, 3*smallGroup).Draw(t, "routes") {
+			r := &gwv1.HTTPRoute{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("r%02d", ri), Namespace: "a"}}
+			r.Spec.ParentRefs = []gwv1.ParentReference{ref}
+			var rule gwv1.HTTPRouteRule
+			for range rapid.IntRange(1, 2).Draw(t, "matches") {
+				m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
+					Type:  ptr(rapid.SampledFrom([]gwv1.PathMatchType{gwv1.PathMatchPathPrefix, gwv1.PathMatchExact}).Draw(t, "type")),
+					Value: ptr(rapid.SampledFrom(paths).Draw(t, "path")),
+				}}
+				if mt := rapid.SampledFrom([]string{"", "GET", "POST"}).Draw(t, "method"); mt != "" {
+					m.Method = ptr(gwv1.HTTPMethod(mt))
+				}
+				for range rapid.IntRange(0, 2).Draw(t, "headers") {
+					m.Headers = append(m.Headers, rapid.SampledFrom(headerConditions).Draw(t, "headerCondition"))
+				}
+				if rapid.IntRange(0, 5).Draw(t, "query") == 0 {
+					m.QueryParams = []gwv1.HTTPQueryParamMatch{{Name: "a", Value: "1"}}
+				}
+				rule.Matches = append(rule.Matches, m)
+			}
+			r.Spec.Rules = []gwv1.HTTPRouteRule{rule}
+			routes = append(routes, r)
+		}
+		ix := NewIndex([]*gwv1.Gateway{gw}, nil, routes...)
+		l := ix.gateway("infra", "g").receiver(80, gwv1.HTTPProtocolType, "gw.example.com")
+		for _, p := range append(paths, "/a/b/c", "/x") {
+			for _, s := range sets {
+				got := l.route(&Request{Host: "gw.example.com", Method: s.method, Path: p, client: s.client}, nil)
+				want, wantOK := ix.RouteRequest(types.NamespacedName{Namespace: "infra", Name: "g"}, 80, gwv1.HTTPProtocolType,
+					Request{Host: "gw.example.com", Method: s.method, Path: p, Headers: s.headers})
+				if got.ok != (want.Rule >= 0) || got.ok && got.win.routed().String() != want.String() || got.ok && int(got.win.m.match) != want.Match {
+					t.Fatalf("%s %s with header set %d: the set routes to %v (%v), the headers written out to %v (%v)", s.method, p, s.client, got.win.routed(), got.ok, want, wantOK)
+				}
+			}
+		}
+	})
 }
 
 // TestPropertyRouteRequestMatchesReference: on one listener without a
