@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpreg/mcpreg/internal/dedupe"
@@ -164,7 +165,16 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 			setRef(&r.Via, c.via)
 		}
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
-		src, _ := cfg.source.match(m.res)
+		src, _, unfit := cfg.source.match(m.res)
+		for _, u := range unfit {
+			field, what := "", "remote URL"
+			if m.res.ref.Kind == model.KindMCPServer {
+				field, what = "spec.image", "image"
+			}
+			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, field,
+				"source-registry entry %q, which the resource's %s matches, is not used: a registry reader would skip it (convert or validate the source registry to see why)",
+				abbreviate(u.Name()), what))
+		}
 		if src != nil {
 			kept := meta.description
 			ds = append(ds, keepSourceMetadata(m.res, &meta, src)...)
@@ -209,7 +219,9 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 		if src != nil {
 			bySource[key] = dr
-			dr.enrich = &enrichment{entry: src, remotes: src.Remotes()}
+			remotes, rd := sourceRemotes(m.res, src, cfg.opts.RequireHTTPS)
+			ds = append(ds, rd...)
+			dr.enrich = &enrichment{entry: src, remotes: remotes}
 		}
 		drafts = append(drafts, dr)
 	}
@@ -221,6 +233,32 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 	}
 	return drafts, ds
+}
+
+// sourceRemotes returns the remotes of source entry src that an enriched
+// copy publishes, judged as every published URL is: one that uses http is
+// reported (InsecureURL) and, when https is required, left out. r is the
+// resource the copy is built for.
+func sourceRemotes(r *resource, src *model.Server, requireHTTPS bool) ([]model.Remote, model.Diagnostics) {
+	all := src.Remotes()
+	var ds model.Diagnostics
+	keep := all[:0:0]
+	for _, rm := range all {
+		scheme, _, _ := strings.Cut(rm.URL, ":")
+		if !strings.EqualFold(scheme, "http") {
+			keep = append(keep, rm)
+			continue
+		}
+		if requireHTTPS {
+			ds = append(ds, model.Warningf(model.ReasonInsecureURL, r.ref, "",
+				"remote URL %q of source-registry entry %q uses http but https is required; left out of the copy", model.MaskURL(rm.URL), abbreviate(src.Name())))
+			continue
+		}
+		ds = append(ds, model.Warningf(model.ReasonInsecureURL, r.ref, "",
+			"remote URL %q of source-registry entry %q uses plain http: clients will talk to the server unencrypted", model.MaskURL(rm.URL), abbreviate(src.Name())))
+		keep = append(keep, rm)
+	}
+	return keep, ds
 }
 
 // keepSourceMetadata clears the registry-name, registry-description and

@@ -2,6 +2,7 @@ package discovery_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -77,14 +78,17 @@ func ExampleCheckURL() {
 }
 
 func ExampleParseImage() {
-	for _, s := range []string{"nginx", "stacklok/mcp-github:v1", "ghcr.io/a/b@sha256:00"} {
-		ref, _ := discovery.ParseImage(s)
-		fmt.Println(ref, ref.Repository)
+	digest := "sha256:" + strings.Repeat("0", 64)
+	for _, s := range []string{"nginx", "stacklok/mcp-github:v1", "ghcr.io/a/b:v2@" + digest, "ghcr.io/a/b@sha256:00", "ghcr.io/A/b"} {
+		ref, ok := discovery.ParseImage(s)
+		fmt.Println(ref.Repository, ref.Tag, strings.TrimSuffix(ref.Digest, strings.Repeat("0", 60)), ok)
 	}
 	// Output:
-	// docker.io/library/nginx:latest docker.io/library/nginx
-	// docker.io/stacklok/mcp-github:v1 docker.io/stacklok/mcp-github
-	// ghcr.io/a/b@sha256:00 ghcr.io/a/b
+	// docker.io/library/nginx latest  true
+	// docker.io/stacklok/mcp-github v1  true
+	// ghcr.io/a/b v2 sha256:0000 true
+	//    false
+	//    false
 }
 
 // A group's members and a dangling groupRef.

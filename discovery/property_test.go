@@ -283,7 +283,7 @@ func TestPropertyNamespaceLocality(t *testing.T) {
 				remotes = l.Remotes
 				for _, r := range l.Server.Remotes() {
 					found := slices.ContainsFunc(remotes, func(x Remote) bool { return x.Type == r.Type && x.URL == r.URL })
-					if !found && !slices.ContainsFunc(sourceRemotes(opts.SourceRegistry, e.SourceEntry), func(x model.Remote) bool { return x.URL == r.URL }) {
+					if !found && !slices.ContainsFunc(sourceEntryRemotes(opts.SourceRegistry, e.SourceEntry), func(x model.Remote) bool { return x.URL == r.URL }) {
 						t.Fatalf("namespace %s: entry %s publishes %s, which is neither the namespace's nor the source entry's", ns, e.Name, r.URL)
 					}
 				}
@@ -354,7 +354,7 @@ func mixedSourceResources(snap Snapshot, opts Options) map[model.ObjectRef]bool 
 	type key struct{ source, name string }
 	groups := map[key][]*resource{}
 	for _, r := range ix.all {
-		if src, _ := cfg.source.match(r); src != nil && r.selected {
+		if src, _, _ := cfg.source.match(r); src != nil && r.selected {
 			meta, _ := readMetadata(r)
 			keepSourceMetadata(r, &meta, src) // an enriching resource's registry-name does not count
 			k := key{src.Name(), meta.name}
@@ -372,8 +372,8 @@ func mixedSourceResources(snap Snapshot, opts Options) map[model.ObjectRef]bool 
 	return out
 }
 
-// sourceRemotes are the remotes of the source entry named name.
-func sourceRemotes(reg *model.Registry, name string) []model.Remote {
+// sourceEntryRemotes are the remotes of the source entry named name.
+func sourceEntryRemotes(reg *model.Registry, name string) []model.Remote {
 	if reg == nil {
 		return nil
 	}

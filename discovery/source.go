@@ -16,10 +16,16 @@ type sourceIndex struct {
 	exact  map[string][]*model.Server // normalised image reference (ImageRef.identity)
 	repo   map[string][]*model.Server // image repository
 	remote map[string][]*model.Server // normalised remote URL
+	// fit holds, for each entry a resource matched, the copy a registry
+	// reader would keep (model.Normalize: a remote URL the URL policy
+	// refuses removed), or nil when it would skip the entry: an entry that
+	// can never be published is no match. Filled as entries are matched,
+	// so only those pay for the check.
+	fit map[*model.Server]*model.Server
 }
 
 func newSourceIndex(reg *model.Registry) *sourceIndex {
-	ix := &sourceIndex{exact: map[string][]*model.Server{}, repo: map[string][]*model.Server{}, remote: map[string][]*model.Server{}}
+	ix := &sourceIndex{exact: map[string][]*model.Server{}, repo: map[string][]*model.Server{}, remote: map[string][]*model.Server{}, fit: map[*model.Server]*model.Server{}}
 	if reg == nil {
 		return ix
 	}
@@ -58,33 +64,58 @@ func (ix *sourceIndex) enriches() bool {
 	return len(ix.repo) > 0 || len(ix.remote) > 0
 }
 
-// match returns the source entry r enriches and how it matched ("image",
-// "repository", "remote URL"), or nil.
-func (ix *sourceIndex) match(r *resource) (*model.Server, string) {
+// match returns the source entry r enriches, as a registry reader would
+// keep it (see fit), and how it matched ("image", "repository", "remote
+// URL"), or nil. unfit lists the entries that matched better but that a
+// reader would skip, passed over.
+func (ix *sourceIndex) match(r *resource) (src *model.Server, how string, unfit []*model.Server) {
 	if !ix.enriches() {
-		return nil, "" // no source registry: nothing to parse an image for
+		return nil, "", nil // no source registry: nothing to parse an image for
+	}
+	first := func(l []*model.Server) *model.Server {
+		for _, s := range l {
+			if f := ix.fitted(s); f != nil {
+				return f
+			}
+			unfit = append(unfit, s)
+		}
+		return nil
 	}
 	switch r.ref.Kind {
 	case model.KindMCPServer:
 		ref, ok := ParseImage(r.image)
 		if !ok {
-			return nil, ""
+			return nil, "", nil
 		}
-		if l := ix.exact[ref.identity()]; len(l) > 0 {
-			return l[0], "image"
+		if s := first(ix.exact[ref.identity()]); s != nil {
+			return s, "image", unfit
 		}
-		if l := ix.repo[ref.Repository]; len(l) > 0 {
-			return l[0], "repository"
+		if s := first(ix.repo[ref.Repository]); s != nil {
+			return s, "repository", unfit
 		}
 	case model.KindMCPRemoteProxy, model.KindMCPServerEntry:
 		if r.remoteURL == "" {
-			return nil, ""
+			return nil, "", nil
 		}
-		if l := ix.remote[matchURL(r.remoteURL)]; len(l) > 0 {
-			return l[0], "remote URL"
+		if s := first(ix.remote[matchURL(r.remoteURL)]); s != nil {
+			return s, "remote URL", unfit
 		}
 	}
-	return nil, ""
+	return nil, "", unfit
+}
+
+// fitted returns the copy of source entry s a registry reader keeps, nil
+// when it skips s, worked out once per entry.
+func (ix *sourceIndex) fitted(s *model.Server) *model.Server {
+	f, seen := ix.fit[s]
+	if !seen {
+		f = s.Clone()
+		if ok, _ := model.Normalize(f, model.ObjectRef{}, ""); !ok {
+			f = nil
+		}
+		ix.fit[s] = f
+	}
+	return f
 }
 
 // matchURL is the form URLs are compared in: CheckURL's normalisation when
@@ -131,38 +162,52 @@ func (r ImageRef) identity() string {
 	return r.Repository + ":" + r.Tag
 }
 
-// ParseImage normalises an image reference. It is lenient (it does not check
-// the grammar of each part), because it only decides whether two references
-// name the same image; ok is false for an empty reference or an empty part.
+// ParseImage normalises an image reference. The reference must follow the
+// grammar container tools read references by (distribution/reference, as
+// Docker's ParseNormalizedNamed applies it): a name of lower-case path
+// components ([a-z0-9] separated by ".", "_", "__" or "-"s) under an
+// optional registry host (with a port), at most 255 characters; an
+// optional tag ([A-Za-z0-9_][A-Za-z0-9_.-]{0,127}); an optional digest,
+// sha256, sha384 or sha512 with its lower-case hex of the exact length. ok
+// is false for anything else: a reference no runtime pulls names no image
+// to match. Unlike distribution/reference, the registry host is compared
+// without regard to case, as DNS names are.
 func ParseImage(s string) (ImageRef, bool) {
 	var r ImageRef
-	if s == "" || strings.ContainsAny(s, " \t\r\n") {
+	if s == "" || isHex64(s) {
 		return r, false
 	}
-	if name, digest, ok := strings.Cut(s, "@"); ok {
-		if digest == "" {
+	name := s
+	if n, digest, ok := strings.Cut(s, "@"); ok {
+		if !validDigest(digest) {
 			return r, false
 		}
-		s, r.Digest = name, digest
+		name, r.Digest = n, digest
 	}
-	if i := strings.LastIndexByte(s, ':'); i > strings.LastIndexByte(s, '/') {
-		if i == len(s)-1 {
+	if i := strings.LastIndexByte(name, ':'); i > strings.LastIndexByte(name, '/') {
+		if !validTag(name[i+1:]) {
 			return r, false
 		}
-		s, r.Tag = s[:i], s[i+1:]
+		name, r.Tag = name[:i], name[i+1:]
 	}
-	if s == "" {
+	if name == "" || len(name) > 255 {
 		return r, false
 	}
-	domain, path := "docker.io", s
-	if first, rest, ok := strings.Cut(s, "/"); ok && (strings.ContainsAny(first, ".:") || first == "localhost") {
+	// The first component is the registry when it has a "." or a ":", is
+	// "localhost", or has an upper-case letter (which no path component
+	// may have); else the name is on Docker Hub.
+	domain, path := "docker.io", name
+	if first, rest, ok := strings.Cut(name, "/"); ok && (strings.ContainsAny(first, ".:") || first == "localhost" || strings.ToLower(first) != first) {
+		if !validDomain(first) {
+			return r, false
+		}
 		domain, path = strings.ToLower(first), rest
+	}
+	if !validPath(path) {
+		return r, false
 	}
 	if domain == "index.docker.io" {
 		domain = "docker.io"
-	}
-	if path == "" || strings.HasPrefix(path, "/") || strings.HasSuffix(path, "/") || strings.Contains(path, "//") {
-		return r, false
 	}
 	if domain == "docker.io" && !strings.Contains(path, "/") {
 		path = "library/" + path
@@ -172,4 +217,114 @@ func ParseImage(s string) (ImageRef, bool) {
 		r.Tag = "latest"
 	}
 	return r, true
+}
+
+// validPath reports whether p is path components joined by "/": each
+// [a-z0-9]+ runs separated by ".", "_", "__" or one or more "-".
+func validPath(p string) bool {
+	for comp := range strings.SplitSeq(p, "/") {
+		if comp == "" || !lowerAlnum(comp[0]) || !lowerAlnum(comp[len(comp)-1]) {
+			return false
+		}
+		for i := 1; i < len(comp); i++ {
+			c := comp[i]
+			switch {
+			case lowerAlnum(c):
+			case c == '.' || c == '_':
+				// One ".", one "_" or "__", between alphanumerics.
+				j := i + 1
+				if c == '_' && comp[j] == '_' {
+					j++
+				}
+				if !lowerAlnum(comp[j]) {
+					return false
+				}
+				i = j - 1
+			case c == '-':
+				j := i
+				for comp[j] == '-' {
+					j++
+				}
+				if !lowerAlnum(comp[j]) {
+					return false
+				}
+				i = j - 1
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validDomain reports whether d is a registry host: DNS labels of letters,
+// digits and "-" (not at either end) joined by ".", or an IPv6 address in
+// brackets, then an optional ":" and port number.
+func validDomain(d string) bool {
+	if strings.HasPrefix(d, "[") {
+		end := strings.IndexByte(d, ']')
+		if end < 2 || strings.Trim(d[1:end], "0123456789abcdefABCDEF:") != "" {
+			return false
+		}
+		rest := d[end+1:]
+		return rest == "" || len(rest) > 1 && rest[0] == ':' && allDigits(rest[1:])
+	}
+	host := d
+	if i := strings.IndexByte(d, ':'); i >= 0 {
+		host = d[:i]
+		if port := d[i+1:]; port == "" || !allDigits(port) {
+			return false
+		}
+	}
+	for label := range strings.SplitSeq(host, ".") {
+		if label == "" || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for i := 0; i < len(label); i++ {
+			if c := label[i]; !(lowerAlnum(c) || 'A' <= c && c <= 'Z' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validTag reports whether t is a tag: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}.
+func validTag(t string) bool {
+	if t == "" || len(t) > 128 || t[0] == '.' || t[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; !(lowerAlnum(c) || 'A' <= c && c <= 'Z' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// validDigest reports whether d is a digest a runtime verifies: sha256,
+// sha384 or sha512, a ":" and the lower-case hex of that many bits.
+func validDigest(d string) bool {
+	alg, hex, ok := strings.Cut(d, ":")
+	if !ok {
+		return false
+	}
+	var n int
+	switch alg {
+	case "sha256":
+		n = 64
+	case "sha384":
+		n = 96
+	case "sha512":
+		n = 128
+	default:
+		return false
+	}
+	return len(hex) == n && strings.Trim(hex, "0123456789abcdef") == ""
+}
+
+// isHex64 reports whether s is 64 hex digits: an image ID, which
+// references may not be.
+func isHex64(s string) bool {
+	return len(s) == 64 && strings.Trim(s, "0123456789abcdef") == ""
 }

@@ -808,7 +808,7 @@ func (c *config) addLocalCouplings(wr *watchResource, r *resource) {
 	if v, ok := r.meta.Annotations[AnnotationName]; ok {
 		names = append(names, v)
 	}
-	if src, _ := c.source.match(r); src != nil {
+	if src, _, _ := c.source.match(r); src != nil {
 		wr.keys = append(wr.keys, "source:"+src.Name())
 		names = append(names, src.Name())
 		for _, rm := range src.Remotes() {
