@@ -54,7 +54,7 @@ func TestParseImage(t *testing.T) {
 		{"[::1]:5000/a:1", "[::1]:5000/a:1", "[::1]:5000/a"},
 		{"[::1]/a", "[::1]/a:latest", "[::1]/a"},
 		{"[zz]/a", "", ""},
-		{strings.Repeat("a", 64), "", ""}, // an image ID, not a name
+		{strings.Repeat("a", 64), "", ""},               // an image ID, not a name
 		{"ghcr.io/" + strings.Repeat("a", 248), "", ""}, // a name of 256 characters
 		{"ghcr.io/" + strings.Repeat("a", 247), "ghcr.io/" + strings.Repeat("a", 247) + ":latest", "ghcr.io/" + strings.Repeat("a", 247)},
 		{"ghcr.io/" + strings.Repeat("a", 246) + ":1", "ghcr.io/" + strings.Repeat("a", 246) + ":1", "ghcr.io/" + strings.Repeat("a", 246)},
