@@ -162,10 +162,10 @@ func checkEntryRemote(r *resource, e *model.MCPServerEntry, published, requireHT
 		if v := checkEndpoint(host, e.Spec.AllowPrivateEndpoint); v.blocked {
 			if v.private {
 				return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonPrivateEndpoint, r.ref, field,
-					"host %q is %s: refused unless spec.allowPrivateEndpoint is true; not exported", abbreviate(host), v.rule)}, false
+					"host %q is %s: refused unless spec.allowPrivateEndpoint is true; not exported", host, v.rule)}, false
 			}
 			return candidateURL{}, model.Diagnostics{model.Warningf(model.ReasonBlockedEndpoint, r.ref, field,
-				"host %q is %s: refused whatever spec.allowPrivateEndpoint says; not exported", abbreviate(host), v.rule)}, false
+				"host %q is %s: refused whatever spec.allowPrivateEndpoint says; not exported", host, v.rule)}, false
 		}
 	}
 	if !published {
@@ -267,16 +267,16 @@ func readMetadata(r *resource) (entryMeta, model.Diagnostics) {
 	if v, ok := ann(AnnotationVersion); ok {
 		switch {
 		case utf8.RuneCountInString(v) > model.VersionMaxLen:
-			bad(AnnotationVersion, "version %q is %d characters; the upstream schema allows at most %d; ignored", abbreviate(v), utf8.RuneCountInString(v), model.VersionMaxLen)
+			bad(AnnotationVersion, "version %q is %d characters; the upstream schema allows at most %d; ignored", v, utf8.RuneCountInString(v), model.VersionMaxLen)
 		case !semverPattern.MatchString(v):
-			bad(AnnotationVersion, "version %q is not a semantic version (MAJOR.MINOR.PATCH[-PRE][+BUILD]); ignored", abbreviate(v))
+			bad(AnnotationVersion, "version %q is not a semantic version (MAJOR.MINOR.PATCH[-PRE][+BUILD]); ignored", v)
 		default:
 			m.version = v
 		}
 	}
 	if v, ok := ann(AnnotationTier); ok {
 		if v != TierOfficial && v != TierCommunity {
-			bad(AnnotationTier, "tier %q must be %q or %q; ignored", abbreviate(v), TierOfficial, TierCommunity)
+			bad(AnnotationTier, "tier %q must be %q or %q; ignored", v, TierOfficial, TierCommunity)
 		} else {
 			m.tier = v
 		}
@@ -294,12 +294,4 @@ func shortenText(s string, max int) string {
 		return s
 	}
 	return strings.TrimRight(string(r[:max-1]), " \t\n\r.,;:") + "…"
-}
-
-// abbreviate cuts a value quoted in a message to a readable length.
-func abbreviate(s string) string {
-	if utf8.RuneCountInString(s) <= 80 {
-		return s
-	}
-	return string([]rune(s)[:77]) + "..."
 }

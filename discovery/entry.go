@@ -149,7 +149,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 	for i, m := range ms {
 		if t := m.res.remoteType; t != model.TransportSSE && t != model.TransportStreamableHTTP {
 			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, m.res.typeField(),
-				"remote type %q is neither %s nor %s; not exported", abbreviate(t), model.TransportSSE, model.TransportStreamableHTTP))
+				"remote type %q is neither %s nor %s; not exported", t, model.TransportSSE, model.TransportStreamableHTTP))
 			continue
 		}
 		meta, md := readMetadata(m.res)
@@ -173,7 +173,7 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 			}
 			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, field,
 				"source-registry entry %q, which the resource's %s matches, is not used: a registry reader would skip it (convert or validate the source registry to see why)",
-				abbreviate(u.Name()), what))
+				u.Name(), what))
 		}
 		if src != nil {
 			kept := meta.description
@@ -251,11 +251,11 @@ func sourceRemotes(r *resource, src *model.Server, requireHTTPS bool) ([]model.R
 		}
 		if requireHTTPS {
 			ds = append(ds, model.Warningf(model.ReasonInsecureURL, r.ref, "",
-				"remote URL %q of source-registry entry %q uses http but https is required; left out of the copy", model.MaskURL(rm.URL), abbreviate(src.Name())))
+				"remote URL %q of source-registry entry %q uses http but https is required; left out of the copy", model.MaskURL(rm.URL), src.Name()))
 			continue
 		}
 		ds = append(ds, model.Warningf(model.ReasonInsecureURL, r.ref, "",
-			"remote URL %q of source-registry entry %q uses plain http: clients will talk to the server unencrypted", model.MaskURL(rm.URL), abbreviate(src.Name())))
+			"remote URL %q of source-registry entry %q uses plain http: clients will talk to the server unencrypted", model.MaskURL(rm.URL), src.Name()))
 		keep = append(keep, rm)
 	}
 	return keep, ds
@@ -273,7 +273,7 @@ func keepSourceMetadata(r *resource, m *entryMeta, src *model.Server) model.Diag
 		if *v != "" && *v != kept {
 			ds = append(ds, model.Warningf(model.ReasonConflictingExport, r.ref, annotationField(key),
 				"%s %q ignored: this resource enriches the source-registry entry %q, whose %s %q is kept",
-				what, abbreviate(*v), abbreviate(src.Name()), what, abbreviate(kept)))
+				what, *v, src.Name(), what, kept))
 		}
 		*v = ""
 	}
@@ -375,7 +375,7 @@ func (d *draft) absorb(r *resource, m entryMeta) model.Diagnostics {
 			}
 			ds = append(ds, model.Warningf(model.ReasonConflictingExport, r.ref, annotationField(key),
 				"%s %q ignored: the entry %q, which this resource enriches together with %s, already has %s %q from it",
-				what, abbreviate(v), d.name, from, what, abbreviate(*dst)))
+				what, v, d.name, from, what, *dst))
 		}
 	}
 	take(&d.description, m.description, AnnotationDescription, "description")

@@ -40,7 +40,7 @@ func nameDrafts(drafts []*draft) ([]*draft, model.Diagnostics) {
 		if d.generated {
 			if short, cut := fitName(d.name); cut {
 				ds = append(ds, model.Warningf(model.ReasonNameTooLong, p.ref, d.nameField(),
-					"generated name %q is %d characters; shortened to %q", abbreviate(d.name), utf8.RuneCountInString(d.name), short))
+					"generated name %q is %d characters; shortened to %q", d.name, utf8.RuneCountInString(d.name), short))
 				d.name = short
 			}
 			if invalid := checkGeneratedName(d.name); invalid != "" {

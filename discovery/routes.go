@@ -137,7 +137,7 @@ func routeExportsEarly(snap *Snapshot, ix *resourceIndex, cfg *config, early boo
 			if w.reported(r) {
 				ds = append(ds, model.Warningf(model.ReasonInvalidAnnotationValue, routeRef(r), annotationField(AnnotationExport),
 					"%s is %q; it must be exactly \"true\" to export the route (or \"false\"); the route is not exported",
-					AnnotationExport, abbreviate(value)))
+					AnnotationExport, value))
 			}
 		}
 		if w.gateways == nil || w.gateways.DuplicateRoutes() {

@@ -230,7 +230,7 @@ func readPackageKey(el []byte, x *jsonx.SpanIndex) packageKey {
 // JSON as the copy kept, otherwise the members that differ. With check (a
 // check that removes nothing, see CheckServerCompat) it only compares the
 // two.
-func lost(kept, removed []byte, check bool) string {
+func lost(kept, removed []byte, check bool) Text {
 	if bytes.Equal(jsonx.AppendCompact(nil, kept), jsonx.AppendCompact(nil, removed)) {
 		if check {
 			return "it is identical to the first"
@@ -261,16 +261,16 @@ func lost(kept, removed []byte, check bool) string {
 	}
 	quoted := make([]string, 0, min(len(keys), 5))
 	for _, k := range keys[:min(len(keys), 5)] {
-		quoted = append(quoted, strconv.Quote(abbreviate(k)))
+		quoted = append(quoted, string(Sprintf("%q", k)))
 	}
 	more := ""
 	if len(keys) > 5 {
 		more = fmt.Sprintf(" and %d more", len(keys)-5)
 	}
 	if check {
-		return fmt.Sprintf("the two differ in %s%s", strings.Join(quoted, ", "), more)
+		return Text(fmt.Sprintf("the two differ in %s%s", strings.Join(quoted, ", "), more))
 	}
-	return fmt.Sprintf("its %s%s differ from the copy kept and are not in the output", strings.Join(quoted, ", "), more)
+	return Text(fmt.Sprintf("its %s%s differ from the copy kept and are not in the output", strings.Join(quoted, ", "), more))
 }
 
 // repeatWords are how a message on a repeated package or remote says what
@@ -314,7 +314,7 @@ func dedupePackages(s *Server, obj ObjectRef, field string, check bool) Diagnost
 		repeats, kept := repeatWords(check)
 		ds = append(ds, Warningf(ReasonDuplicatePackage, obj, fmt.Sprintf("%s.packages[%d]", field, i),
 			"server %q: package %d %s the registryType %q, identifier %q and transport %q of package %d%s; ToolHive's registry server fails the whole source on a repeated package; %s",
-			abbreviate(s.Name()), i, repeats, abbreviate(k.registryType), abbreviate(k.identifier), abbreviate(k.transport), j, kept, lost(els[j], el, check)))
+			s.Name(), i, repeats, k.registryType, k.identifier, k.transport, j, kept, lost(els[j], el, check)))
 	}
 	if len(keep) != len(els) {
 		s.Set(KeyPackages, appendArray(nil, keep))
@@ -368,7 +368,7 @@ func canonicalRemotes(s *Server, obj ObjectRef, field string, check bool) Diagno
 		repeats, kept := repeatWords(check)
 		ds = append(ds, Warningf(ReasonDuplicateRemote, obj, fmt.Sprintf("%s.remotes[%d]", field, i),
 			"server %q: remote %d %s the type %q and URL %s of remote %d%s; ToolHive's registry server would keep one of them without a word; %s",
-			abbreviate(s.Name()), i, repeats, abbreviate(r.Type), Text(QuoteURL(r.URL)), j, kept, lost(rs[j].Raw, r.Raw, check)))
+			s.Name(), i, repeats, r.Type, Text(QuoteURL(r.URL)), j, kept, lost(rs[j].Raw, r.Raw, check)))
 	}
 	if len(keep) < len(rs) {
 		s.SetRemotes(keep)
@@ -423,7 +423,7 @@ func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions,
 		}
 		ds = append(ds, Warningf(ReasonMetaTooLarge, obj, f(KeyMeta),
 			"server %q%s: its publisher-provided _meta measures %d bytes as ToolHive's registry server counts them (encoding/json, with <, > and & as 6-byte escapes), over the limit of %d bytes; the server would fail the whole source",
-			abbreviate(s.Name()), skipped, size, opts.maxMetaSize()))
+			s.Name(), skipped, size, opts.maxMetaSize()))
 		return false, ds
 	}
 	if facts == nil || facts.packages >= 2 {
@@ -444,7 +444,7 @@ func canonicalize(s *Server, obj ObjectRef, field string, opts NormalizeOptions,
 			}
 			ds = append(ds, Warningf(ReasonInexactNumber, obj, f(KeyMeta),
 				"server %q: %s of the publisher-provided _meta not held exactly by a float64, which ToolHive's registry server will change: %s%s; written as read",
-				abbreviate(s.Name()), countNoun(n, "number"), strings.Join(list, ", "), more))
+				s.Name(), countNoun(n, "number"), strings.Join(list, ", "), more))
 		}
 	}
 	return true, ds

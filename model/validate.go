@@ -56,7 +56,7 @@ func checkName(name string) (invalid, strict string) {
 	case n < NameMinLen:
 		return string(Sprintf("name %q is %d characters; the minimum is %d", name, n, NameMinLen)), ""
 	case n > NameMaxLen:
-		return string(Sprintf("name %q is %d characters; the maximum is %d", abbreviate(name), n, NameMaxLen)), ""
+		return string(Sprintf("name %q is %d characters; the maximum is %d", name, n, NameMaxLen)), ""
 	case strings.Count(name, "/") != 1:
 		return string(Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, patternName)), ""
 	case !matchName(name):
@@ -105,14 +105,6 @@ func runeCountOver(s []byte, limit int) int {
 		return len(s)
 	}
 	return utf8.RuneCount(s)
-}
-
-func abbreviate(s string) string {
-	if utf8.RuneCountInString(s) <= 60 {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:57]) + "..."
 }
 
 // ValidateServer checks one entry against the upstream rules — name matching

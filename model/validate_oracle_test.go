@@ -55,7 +55,7 @@ func oldCheckName(name string) (invalid, strict string) {
 	case n < oldPubNameMinLen:
 		return fmt.Sprintf("name %q is %d characters; the minimum is %d", name, n, oldPubNameMinLen), ""
 	case n > oldPubNameMaxLen:
-		return fmt.Sprintf("name %q is %d characters; the maximum is %d", oldAbbreviate(name), n, oldPubNameMaxLen), ""
+		return string(Sprintf("name %q is %d characters; the maximum is %d", name, n, oldPubNameMaxLen)), ""
 	case strings.Count(name, "/") != 1:
 		return fmt.Sprintf("name %q must contain exactly one \"/\" (pattern %s)", name, oldPubNamePattern), ""
 	case !oldMatchName(name):
@@ -89,14 +89,6 @@ func oldPlainValidName(name string) bool {
 	ns, server := name[:slash], name[slash+1:]
 	return len(ns) >= 2 && oldIsAlnum(ns[0]) && oldIsAlnum(ns[len(ns)-1]) &&
 		len(server) >= 2 && oldIsAlnum(server[0]) && oldIsAlnum(server[len(server)-1])
-}
-
-func oldAbbreviate(s string) string {
-	if utf8.RuneCountInString(s) <= 60 {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:57]) + "..."
 }
 
 func oldPubValidateServer(s *Server, obj ObjectRef, fieldPrefix string) Diagnostics {
@@ -169,7 +161,9 @@ func (v *oldValidator) entry() {
 		bad(KeyName, "name must be a string, not %s", oldShow(name))
 	default:
 		if invalid, strict := oldPubCheckName(s.Name()); invalid != "" {
-			bad(KeyName, "%s", invalid)
+			// Composed as a message (each value cut by the echo rules), not
+			// one value to cut.
+			v.ds = append(v.ds, Errorf(ReasonInvalidEntry, v.obj, oldJoinField(v.prefix, KeyName), "%s%s", Text(v.labelText()), Text(invalid)))
 		} else if strict != "" {
 			v.ds = append(v.ds, Warningf(ReasonInvalidEntry, v.obj, oldJoinField(v.prefix, KeyName), "%s%s", v.labelText(), strict))
 		}
