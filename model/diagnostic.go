@@ -497,7 +497,7 @@ func (ds Diagnostics) WithSeverity(s Severity) Diagnostics {
 func newDiagnostic(sev Severity, reason Reason, obj ObjectRef, field string, msg Text) Diagnostic {
 	return Diagnostic{
 		Severity: sev, Reason: reason, Object: obj,
-		Field:   escape(cutRunes(field, MaxFieldRunes)),
+		Field:   capField(field),
 		Message: string(msg),
 	}
 }

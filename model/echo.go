@@ -306,12 +306,25 @@ func escape(s string) string {
 // their limits; a diagnostic built by Errorf, Warningf or Infof is returned
 // unchanged.
 func (d Diagnostic) safe() Diagnostic {
-	d.Object.Kind = escape(cutRunes(MaskText(d.Object.Kind), MaxFieldRunes))
-	d.Object.Namespace = escape(cutRunes(MaskText(d.Object.Namespace), MaxFieldRunes))
-	d.Object.Name = escape(cutRunes(MaskText(d.Object.Name), MaxFieldRunes))
-	d.Field = escape(cutRunes(MaskText(d.Field), MaxFieldRunes))
+	d.Object.Kind = capField(d.Object.Kind)
+	d.Object.Namespace = capField(d.Object.Namespace)
+	d.Object.Name = capField(d.Object.Name)
+	d.Field = capField(d.Field)
 	d.Message = capBytes(escape(MaskText(d.Message)), MaxMessageBytes)
 	return d
+}
+
+// capField returns s with URL user information masked, escaped, and held
+// to MaxFieldRunes runes: a longer one is cut and ends with "…(N bytes)", N
+// being the length of s. It is idempotent, so a field path held to it when
+// its diagnostic is built is left alone when the diagnostic is written.
+func capField(s string) string {
+	e := escape(MaskText(s))
+	if len(e) <= MaxFieldRunes || utf8.RuneCountInString(e) <= MaxFieldRunes {
+		return e
+	}
+	marker := "…(" + strconv.Itoa(len(s)) + " bytes)"
+	return cutRunesNoMarker(e, MaxFieldRunes-utf8.RuneCountInString(marker)) + marker
 }
 
 // errorf is fmt.Errorf for errors that repeat input values: they are escaped

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -187,6 +188,33 @@ func TestEchoMasksUserinfo(t *testing.T) {
 		}
 		if !strings.Contains(out, "https://***@git.example.com/x") {
 			t.Errorf("URL not shown masked: %s", out)
+		}
+	}
+}
+
+// TestLongFieldMarkedOnce: a field path past MaxFieldRunes is cut once,
+// when the diagnostic is built, and keeps its marker of the path's full
+// length when written out as text or JSON.
+func TestLongFieldMarkedOnce(t *testing.T) {
+	for _, n := range []int{505, 700, 5000} {
+		field := "servers[" + strings.Repeat("k", n) + "]"
+		d := Warningf(ReasonInvalidEntry, ObjectRef{Kind: "File", Name: "f"}, field, "m")
+		want := fmt.Sprintf("…(%d bytes)", len(field))
+		js, err := d.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wire struct{ Field string }
+		if err := json.Unmarshal(js, &wire); err != nil {
+			t.Fatal(err)
+		}
+		for _, got := range []string{d.Field, wire.Field} {
+			if !strings.HasSuffix(got, want) || utf8.RuneCountInString(got) > MaxFieldRunes {
+				t.Errorf("field of %d bytes written as %d runes ending %q; want at most %d ending %q", len(field), utf8.RuneCountInString(got), got[max(0, len(got)-20):], MaxFieldRunes, want)
+			}
+		}
+		if !strings.Contains(d.String(), want+":") {
+			t.Errorf("String() = %q; want the field marked %q", d.String(), want)
 		}
 	}
 }
