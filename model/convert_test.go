@@ -1,8 +1,10 @@
 package model_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -77,5 +79,35 @@ func TestConvertStandInOnlyForWrittenEntries(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s\n%v", strings.Join(got, "\n"), strings.Join(want, "\n"), ds)
+	}
+}
+
+// TestConvertKeepsVersions: a document listing several versions of one
+// server (as a merge with the versions strategy writes it, and as
+// ValidateRegistry accepts it) converts to itself; only one version listed
+// twice is a DuplicateServer.
+func TestConvertKeepsVersions(t *testing.T) {
+	entry := func(v, url string) string {
+		return `{"name":"com.example/aa","description":"d","version":"` + v + `","remotes":[{"type":"streamable-http","url":"` + url + `"}]}`
+	}
+	doc := `{"version":"1.0.0","meta":{"last_updated":"2025-01-01T00:00:00Z"},"data":{"servers":[` +
+		entry("2.0.0", "https://a.example.com/v2") + `,` + entry("1.0.0", "https://a.example.com/v1") + `,` + entry("2.0.0", "https://a.example.com/v2b") + `]}}`
+	reg, ds := model.Convert([]byte(doc), model.ParseOptions{Source: model.ObjectRef{Kind: "File", Name: "f.json"}}, "2025-01-01T00:00:00Z")
+	if reg == nil {
+		t.Fatalf("no registry: %v", ds)
+	}
+	var got []string
+	for _, s := range reg.Servers {
+		got = append(got, s.Name()+"@"+s.Version())
+	}
+	if want := []string{"com.example/aa@1.0.0", "com.example/aa@2.0.0"}; !slices.Equal(got, want) {
+		t.Errorf("servers %v; want %v", got, want)
+	}
+	if len(ds) != 1 || ds[0].Reason != model.ReasonDuplicateServer || ds[0].Field != "data.servers[2]" {
+		t.Errorf("diagnostics %v; want one DuplicateServer for data.servers[2]", ds)
+	}
+	again, ds := model.Convert(reg.Encode(), model.ParseOptions{}, "2025-01-01T00:00:00Z")
+	if len(ds) != 0 || !bytes.Equal(again.Encode(), reg.Encode()) {
+		t.Errorf("converting the result again: %v\n%s", ds, again.Encode())
 	}
 }

@@ -215,9 +215,15 @@ func plainURLLiteral(url []byte) bool {
 	return plain
 }
 
+// nameVersion identifies an entry of a registry: one server may be listed
+// once per version.
+type nameVersion struct{ name, version string }
+
 // Finish makes r fit to emit: every server normalised (see Normalize) or
-// dropped, names unique (the first of a name in r's order is kept, later ones
-// dropped with DuplicateServer), the servers sorted by name, and each remote
+// dropped, each name and version once (the first in r's order is kept,
+// later ones dropped with DuplicateServer; several versions of one name are
+// several entries, as ValidateRegistry and ToolHive's registry server read
+// them), the servers sorted by name, and each remote
 // URL used once (a URL already used by a server earlier by name is removed
 // from the later one with DuplicateRemoteURL, since the upstream registry
 // rejects a URL on two entries; one server may list it under two types, and
@@ -235,7 +241,7 @@ func FinishWith(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 		return Diagnostics{Errorf(ReasonInvalidEntry, obj, "", "no registry document (nil)")}
 	}
 	kept := r.Servers[:0]
-	first := make(map[string]string, len(r.Servers))
+	first := make(map[nameVersion]string, len(r.Servers))
 	for i, s := range r.Servers {
 		if s == nil {
 			ds = append(ds, Warningf(ReasonInvalidEntry, obj, fmt.Sprintf("data.servers[%d]", i), "entry skipped: no server (nil)"))
@@ -250,12 +256,13 @@ func FinishWith(r *Registry, obj ObjectRef, opts NormalizeOptions) Diagnostics {
 		if !ok {
 			continue
 		}
-		if at, dup := first[s.Name()]; dup {
+		nv := nameVersion{s.Name(), s.Version()}
+		if at, dup := first[nv]; dup {
 			ds = append(ds, Warningf(ReasonDuplicateServer, obj, field,
-				"server %q skipped: the name is already used by the entry at %s", s.Name(), at))
+				"server %q version %q skipped: the name and version are already used by the entry at %s", s.Name(), nv.version, at))
 			continue
 		}
-		first[s.Name()] = field
+		first[nv] = field
 		kept = append(kept, s)
 	}
 	clear(r.Servers[len(kept):])

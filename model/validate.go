@@ -709,7 +709,6 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 	if _, err := time.Parse(time.RFC3339, r.LastUpdated); err != nil {
 		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "meta.last_updated", "meta.last_updated %q is not an RFC 3339 timestamp", r.LastUpdated))
 	}
-	type nameVersion struct{ name, version string }
 	names := map[nameVersion]int{}
 	urls := map[string]string{}
 	for i, s := range r.Servers {
