@@ -92,7 +92,7 @@ func decode(data []byte, source string, fast bool) (*Objects, error) {
 	}
 	o := &Objects{}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	for doc := 1; ; doc++ {
+	for doc := 1; ; {
 		chunk, err := r.Read()
 		if errors.Is(err, io.EOF) {
 			return o, nil
@@ -101,12 +101,51 @@ func decode(data []byte, source string, fast bool) (*Objects, error) {
 			return nil, errorf("%s: document %d: %v", source, doc, err)
 		}
 		if blank(chunk) {
+			doc++
 			continue
+		}
+		// The reader splits at "---" only; after a document end marker
+		// ("...") the decoder stops, and would drop the rest unread. YAML
+		// parsers want "---" to start the next document.
+		if at := contentAfterDocumentEnd(chunk); at >= 0 {
+			return nil, errorf("%s: document %d: content after the document end marker \"...\" (line %d of the document), which would be dropped; start the next document with \"---\"", source, doc, at)
 		}
 		if err := o.decodeDocument(chunk, source, doc, fast); err != nil {
 			return nil, err
 		}
+		doc++
 	}
+}
+
+// contentAfterDocumentEnd returns the line (from 1) of the first document
+// end marker of chunk ("..." alone on its line, trailing blanks or a comment
+// allowed; YAML allows it nowhere else at the start of a line) that has
+// content after it, or -1.
+func contentAfterDocumentEnd(chunk []byte) int {
+	marker := -1
+	for i, n := 0, 1; i < len(chunk); n++ {
+		next := len(chunk)
+		if end := bytes.IndexByte(chunk[i:], '\n'); end >= 0 {
+			next = i + end + 1
+		}
+		line := chunk[i:next]
+		if t := bytes.TrimSpace(line); len(t) > 0 && t[0] != '#' {
+			if rest := bytes.TrimLeft(line, "."); len(line)-len(rest) == 3 && bytes.HasPrefix(line, []byte("...")) {
+				if r := bytes.TrimSpace(rest); len(r) == 0 || r[0] == '#' {
+					if marker < 0 {
+						marker = n
+					}
+					i = next
+					continue
+				}
+			}
+			if marker >= 0 {
+				return marker
+			}
+		}
+		i = next
+	}
+	return -1
 }
 
 // blank reports whether a document holds only blank lines and full-line

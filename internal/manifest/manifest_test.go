@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -115,6 +116,35 @@ func TestDeepDocumentSaysWhy(t *testing.T) {
 	}
 }
 
+// TestDocumentEndMarkers: a document end marker ("...") with nothing but
+// blank lines and comments after it, or with "---" starting the next
+// document, ends a document as YAML reads it; a line that only begins with
+// three dots is content.
+func TestDocumentEndMarkers(t *testing.T) {
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: ns}\ndata: {k: %s}\n"
+	for name, tc := range map[string]struct {
+		doc  string
+		want int
+	}{
+		"trailing marker":          {fmt.Sprintf(cm, "a", "v") + "...\n", 1},
+		"marker, comment, blank":   {fmt.Sprintf(cm, "a", "v") + "... # done\n\n# bye\n", 1},
+		"marker then ---":          {fmt.Sprintf(cm, "a", "v") + "...\n---\n" + fmt.Sprintf(cm, "b", "v"), 2},
+		"dots in a value":          {fmt.Sprintf(cm, "a", "...x"), 1},
+		"a line starting with ...": {"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, namespace: ns}\ndata:\n  k: |\n    ....\n", 1},
+	} {
+		for _, fast := range []bool{true, false} {
+			o, err := decode([]byte(tc.doc), "s.yaml", fast)
+			if err != nil || o.Len() != tc.want {
+				n := -1
+				if o != nil {
+					n = o.Len()
+				}
+				t.Errorf("%s (fast %v): %d objects, error %v; want %d objects", name, fast, n, err, tc.want)
+			}
+		}
+	}
+}
+
 // TestTrailingContentIsRefused: a document whose first value is followed by
 // more that is not a value (a cut or damaged "kubectl get -o json" stream, a
 // flow-style YAML object and then more) is an error naming the source and
@@ -124,13 +154,15 @@ func TestTrailingContentIsRefused(t *testing.T) {
 		return `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `","namespace":"ns"},"data":{"k":"v"}}`
 	}
 	for name, doc := range map[string]string{
-		"stream then junk":       cm("a") + "\n" + cm("b") + "\nx\n",
-		"stream then cut object": cm("a") + "\n" + cm("b") + "\n" + cm("c")[:40] + "\n",
-		"object then brace":      cm("a") + " }",
-		"array then bracket":     "[" + cm("a") + "] ]",
-		"flow YAML then more":    "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
-		"flow YAML then a list":  "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- b\n",
-		"second document marker": "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n...\n{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+		"stream then junk":             cm("a") + "\n" + cm("b") + "\nx\n",
+		"stream then cut object":       cm("a") + "\n" + cm("b") + "\n" + cm("c")[:40] + "\n",
+		"object then brace":            cm("a") + " }",
+		"array then bracket":           "[" + cm("a") + "] ]",
+		"flow YAML then more":          "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+		"flow YAML then a list":        "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- b\n",
+		"second document marker":       "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n...\n{apiVersion: v1, kind: ConfigMap, metadata: {name: b}}\n",
+		"block YAML, end marker, more": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n... # end\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+		"end marker, then junk":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n...\n\ngarbage: [unclosed\n",
 	} {
 		for _, fast := range []bool{true, false} {
 			o, err := decode([]byte(doc), "s.json", fast)
