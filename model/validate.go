@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/mcpreg/mcpreg/internal/jsonx"
@@ -706,8 +705,8 @@ func ValidateRegistry(r *Registry, obj ObjectRef) Diagnostics {
 	if !docVersionRE.MatchString(r.Version) {
 		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "version", "document version %q must match ^\\d+\\.\\d+\\.\\d+$", r.Version))
 	}
-	if _, err := time.Parse(time.RFC3339, r.LastUpdated); err != nil {
-		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "meta.last_updated", "meta.last_updated %q is not an RFC 3339 timestamp", r.LastUpdated))
+	if !IsRFC3339(r.LastUpdated) {
+		ds = append(ds, Errorf(ReasonInvalidEntry, obj, "meta.last_updated", "meta.last_updated %q is not an RFC 3339 timestamp (such as 2025-01-02T15:04:05Z: a \".\" before a fraction of a second, an offset from -23:59 to +23:59, \"T\" and \"Z\" in upper case)", r.LastUpdated))
 	}
 	names := map[nameVersion]int{}
 	urls := map[string]string{}

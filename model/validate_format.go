@@ -268,6 +268,54 @@ func isHostname[T text](s T) bool {
 	return label > 0 && s[len(s)-1] != '-'
 }
 
+// IsRFC3339 reports whether s is an RFC 3339 date-time (section 5.6) as a
+// registry document must carry meta.last_updated: full-date "T" full-time,
+// a fraction of a second after a "." only, and "Z" or an offset of hours
+// 00 to 23 and minutes 00 to 59; the date must exist. "T" and "Z" must be
+// upper case (RFC 3339 allows lower case, ToolHive's registry server does
+// not), and a leap second (":60") is refused, as Go's time package and so
+// ToolHive refuse it. time.Parse alone is more lenient: it also takes a
+// "," before the fraction and an offset such as "+24:00".
+func IsRFC3339(s string) bool {
+	// 2006-01-02T15:04:05 then [.fraction] then Z or ±hh:mm.
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' {
+		return false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	rest := s[19:]
+	if rest[0] == '.' {
+		n := 1
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return false
+		}
+		rest = rest[n:]
+	}
+	switch {
+	case rest == "Z":
+	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
+		for _, i := range [...]int{1, 2, 4, 5} {
+			if rest[i] < '0' || rest[i] > '9' {
+				return false
+			}
+		}
+		if rest[1:3] > "23" || rest[4:6] > "59" {
+			return false
+		}
+	default:
+		return false
+	}
+	// The ranges of the date and time, February 29th included.
+	_, err := time.Parse(time.RFC3339Nano, s)
+	return err == nil
+}
+
 // dateTimeLayouts are the layouts gojsonschema's "date-time" format accepts:
 // besides RFC 3339 it takes a bare date or a bare time.
 var dateTimeLayouts = [...]string{time.RFC3339, time.RFC3339Nano, "2006-01-02", "15:04:05", "15:04:05Z07:00"}

@@ -26,6 +26,34 @@ var (
 	refUUIDRE     = regexp.MustCompile(patternUUID)
 )
 
+func TestIsRFC3339(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2025-01-02T03:04:05Z":        true,
+		"2025-01-02T03:04:05.5Z":      true,
+		"2025-01-02T03:04:05.123456Z": true,
+		"2025-01-02T03:04:05+23:59":   true,
+		"2025-01-02T03:04:05-00:00":   true,
+		"2024-02-29T00:00:00Z":        true,
+		"2025-01-02T03:04:05,5Z":      false,
+		"2025-01-02T03:04:05.Z":       false,
+		"2025-01-02T03:04:05+24:00":   false,
+		"2025-01-02T03:04:05+23:60":   false,
+		"2025-01-02T03:04:05+0100":    false,
+		"2025-01-02t03:04:05z":        false,
+		"2025-01-02T03:04:05":         false,
+		"2025-02-29T00:00:00Z":        false,
+		"2025-01-02T24:00:00Z":        false,
+		"2025-12-31T23:59:60Z":        false,
+		"2025-01-02 03:04:05Z":        false,
+		"2025-1-02T03:04:05Z":         false,
+		"":                            false,
+	} {
+		if got := IsRFC3339(s); got != want {
+			t.Errorf("IsRFC3339(%q) = %v; want %v", s, got, want)
+		}
+	}
+}
+
 func refHostname(s string) bool { return refHostnameRE.MatchString(s) && len(s) < 256 }
 
 func refURI(s string) bool {

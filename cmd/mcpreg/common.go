@@ -64,7 +64,7 @@ func (c *common) check() error {
 		// them in upper case, the form every reader accepts.
 		upper := strings.ToUpper(c.now)
 		t, err := time.Parse(time.RFC3339, upper)
-		if err != nil {
+		if err != nil || !model.IsRFC3339(upper) {
 			return fmt.Errorf("--now %q is not an RFC 3339 time (like 2025-01-02T15:04:05Z)", c.now)
 		}
 		c.now = upper

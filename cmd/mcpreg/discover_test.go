@@ -322,6 +322,11 @@ func TestDiscoverUsage(t *testing.T) {
 		{[]string{"discover", "--endpoint-path", "sse=sse"}, exitUsage, "PATH must start with /"},
 		{[]string{"discover", "--endpoint-path", "sse=/a", "--endpoint-path", "sse=/b"}, exitUsage, "two paths"},
 		{[]string{"discover", "--now", "yesterday"}, exitUsage, "RFC 3339"},
+		// Times time.Parse takes that RFC 3339 does not write.
+		{[]string{"discover", "--now", "2025-01-02T03:04:05,5Z"}, exitUsage, "RFC 3339"},
+		{[]string{"discover", "--now", "2025-01-02T03:04:05+24:00"}, exitUsage, "RFC 3339"},
+		{[]string{"discover", "--now", "2025-01-02T03:04:05+23:60"}, exitUsage, "RFC 3339"},
+		{[]string{"discover", "--now", "2025-01-02T03:04:05."}, exitUsage, "RFC 3339"},
 		// Times RFC 3339 parses whose UTC year has no four digits.
 		{[]string{"discover", "--now", "9999-12-31T23:59:59-01:00"}, exitUsage, "in the year 10000 in UTC"},
 		{[]string{"convert", "--now", "0000-01-01T00:00:00+01:00", badJSON}, exitUsage, "in the year -1 in UTC"},
