@@ -116,7 +116,10 @@ func ExampleGroups() {
 	fmt.Println(servers, proxies, entries)
 	// Output:
 	// engineering-team Ready 2 [github-server jira-server] 1 [context7]
+	// MCPServer/default/github-server GroupRefValidated True GroupRefIsValid
+	// MCPServer/default/jira-server GroupRefValidated True GroupRefIsValid
 	// MCPServer/default/slack-server GroupRefValidated False GroupRefNotFound
+	// MCPServerEntry/default/context7 GroupRefValidated True GroupRefIsValid
 	// [github-server jira-server] [] [context7]
 }
 

@@ -36,6 +36,12 @@ const (
 	// ConditionReasonGroupRefNotFound is the reason of a False
 	// GroupRefValidated condition.
 	ConditionReasonGroupRefNotFound = "GroupRefNotFound"
+	// ConditionReasonGroupRefIsValid is the reason of a True
+	// GroupRefValidated condition on an MCPServer, MCPRemoteProxy or
+	// MCPServerEntry; ConditionReasonGroupRefValid on a VirtualMCPServer
+	// (ToolHive spells them so).
+	ConditionReasonGroupRefIsValid = "GroupRefIsValid"
+	ConditionReasonGroupRefValid   = "GroupRefValid"
 	// GroupPhaseReady is the phase of every computed group.
 	GroupPhaseReady = "Ready"
 )
@@ -94,18 +100,36 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 	entries := map[key][]string{}
 	var res GroupsResult
 	ts := metav1.NewTime(now.UTC().Truncate(time.Second))
-	dangling := func(kind string, meta *metav1.ObjectMeta, field, group string) {
+	// The GroupRefValidated condition of a resource with a groupRef, as
+	// ToolHive's controllers word it for each kind: False for a group that
+	// does not exist (with a warning), True for one that does, so that a
+	// caller setting it also clears a False set before the group existed.
+	groupRef := func(kind string, meta *metav1.ObjectMeta, field, group string, found bool) {
 		ref := model.Ref(kind, meta)
-		res.Diagnostics = append(res.Diagnostics, model.Warningf(model.ReasonGroupRefNotFound, ref, field,
-			"MCPGroup %q not found in namespace %q", group, meta.Namespace))
-		res.ResourceConditions = append(res.ResourceConditions, ResourceCondition{Object: ref, Condition: metav1.Condition{
+		c := metav1.Condition{
 			Type:               ConditionGroupRefValidated,
-			Status:             metav1.ConditionFalse,
+			Status:             metav1.ConditionTrue,
 			ObservedGeneration: meta.Generation,
 			LastTransitionTime: ts,
-			Reason:             ConditionReasonGroupRefNotFound,
-			Message:            fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", model.Echo(group), meta.Namespace),
-		}})
+		}
+		g := model.Echo(group)
+		switch {
+		case !found:
+			res.Diagnostics = append(res.Diagnostics, model.Warningf(model.ReasonGroupRefNotFound, ref, field,
+				"MCPGroup %q not found in namespace %q", group, meta.Namespace))
+			c.Status, c.Reason = metav1.ConditionFalse, ConditionReasonGroupRefNotFound
+			c.Message = fmt.Sprintf("MCPGroup '%s' not found in namespace '%s'", g, meta.Namespace)
+			if kind == model.KindVirtualMCPServer {
+				c.Message = fmt.Sprintf("Referenced MCPGroup %s not found", g)
+			}
+		case kind == model.KindVirtualMCPServer:
+			c.Reason, c.Message = ConditionReasonGroupRefValid, fmt.Sprintf("MCPGroup %s is valid and ready", g)
+		case kind == model.KindMCPServerEntry:
+			c.Reason, c.Message = ConditionReasonGroupRefIsValid, "Referenced MCPGroup exists and is ready"
+		default:
+			c.Reason, c.Message = ConditionReasonGroupRefIsValid, fmt.Sprintf("MCPGroup '%s' is valid and ready", g)
+		}
+		res.ResourceConditions = append(res.ResourceConditions, ResourceCondition{Object: ref, Condition: c})
 	}
 	// Copies of one resource (the same kind, namespace and name) count once,
 	// as discovery keeps them: the newest, then the first by UID, then
@@ -136,8 +160,8 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 			continue
 		}
 		k := key{meta.Namespace, group}
+		groupRef(r.ref.Kind, meta, field, group, groups[k] != nil)
 		if groups[k] == nil {
-			dangling(r.ref.Kind, meta, field, group)
 			continue
 		}
 		if members != nil {
@@ -168,7 +192,7 @@ func Groups(snap Snapshot, now time.Time) GroupsResult {
 				ObservedGeneration: g.Generation,
 				LastTransitionTime: ts,
 				Reason:             ConditionReasonListMCPServersSucceeded,
-				Message:            "MCPServers, MCPRemoteProxies and MCPServerEntries of the namespace listed",
+				Message:            "Successfully listed MCPServers, MCPRemoteProxies, and MCPServerEntries in namespace",
 			}},
 		}})
 	}
