@@ -92,6 +92,14 @@ func annotationExports(ix *resourceIndex, cfg *config) ([]export, model.Diagnost
 			// is about published URLs: a spec.remoteUrl that registry-url
 			// replaces is not published, so plain http there is no reason
 			// to refuse the entry (nor, without RequireHTTPS, to warn).
+			if entry.Group() == "" {
+				// The CRD requires spec.groupRef, and ToolHive's controller
+				// marks an entry without one Failed: no object in a
+				// cluster lacks it, only a manifest that was never applied.
+				ds = append(ds, model.Warningf(model.ReasonInvalidEntry, r.ref, "spec.groupRef",
+					"an MCPServerEntry must name its MCPGroup in spec.groupRef (the CRD requires it); not exported"))
+				continue
+			}
 			c, d, ok := checkEntryRemote(r, entry, !hasURL, cfg.opts.RequireHTTPS)
 			if !ok {
 				ds = append(ds, d...)

@@ -69,15 +69,16 @@ var invalidOnPurpose = map[string]string{
 
 	// Route and Gateway shapes the Gateway API CRDs refuse, kept to show the
 	// URL builder publishes nothing wrong for them.
-	"testdata/urlbuild/endpoint-rewrite/routes.yaml: HTTPRoute infra/rewrites":               "ReplacePrefixMatch with an Exact match, and in a rule with two matches: UnsupportedPathMatch",
-	"testdata/urlbuild/rule-paths/routes.yaml: HTTPRoute infra/many-rules":                   "a path with \"//\": no URL is built from it",
-	"testdata/urlbuild/listener-port-matching/routes.yaml: HTTPRoute infra/ports-443-and-80": "two parentRefs to one Gateway told apart by port only",
-	"testdata/urlbuild/route-status/routes.yaml: HTTPRoute apps/empty-section-equals-none":   "sectionName \"\" is read as no sectionName",
-	"testdata/urlbuild/gateway-addresses/gateways.yaml: Gateway infra/unusable-then-ip":      "status addresses that are no IP address are skipped for the next usable one",
-	"testdata/discovery/route-backend-without-port/input.yaml: HTTPRoute team/ra":            "a Service backendRef without a port: that rule gives no URL (BackendNotFound)",
-	"testdata/discovery/listener-https-passthrough/input.yaml: Gateway infra/gw":             "an HTTPS listener with TLS mode Passthrough: it carries no requests (ListenerNotReady)",
-	"testdata/discovery/listener-conflicts/input.yaml: Gateway infra/gw-conflict":            "two listeners of one port, protocol and hostname: neither carries requests (ListenerNotReady)",
-	"testdata/discovery/listener-https-without-certificate/input.yaml: Gateway infra/gw":     "an HTTPS listener whose TLS block names no certificate: it carries no requests (ListenerNotReady)",
+	"testdata/urlbuild/endpoint-rewrite/routes.yaml: HTTPRoute infra/rewrites":                     "ReplacePrefixMatch with an Exact match, and in a rule with two matches: UnsupportedPathMatch",
+	"testdata/urlbuild/rule-paths/routes.yaml: HTTPRoute infra/many-rules":                         "a path with \"//\": no URL is built from it",
+	"testdata/urlbuild/listener-port-matching/routes.yaml: HTTPRoute infra/ports-443-and-80":       "two parentRefs to one Gateway told apart by port only",
+	"testdata/urlbuild/route-status/routes.yaml: HTTPRoute apps/empty-section-equals-none":         "sectionName \"\" is read as no sectionName",
+	"testdata/urlbuild/gateway-addresses/gateways.yaml: Gateway infra/unusable-then-ip":            "status addresses that are no IP address are skipped for the next usable one",
+	"testdata/discovery/route-backend-without-port/input.yaml: HTTPRoute team/ra":                  "a Service backendRef without a port: that rule gives no URL (BackendNotFound)",
+	"testdata/discovery/listener-https-passthrough/input.yaml: Gateway infra/gw":                   "an HTTPS listener with TLS mode Passthrough: it carries no requests (ListenerNotReady)",
+	"testdata/discovery/listener-conflicts/input.yaml: Gateway infra/gw-conflict":                  "two listeners of one port, protocol and hostname: neither carries requests (ListenerNotReady)",
+	"testdata/discovery/mcpserverentry-without-groupref/input.yaml: MCPServerEntry catalog/orphan": "an MCPServerEntry without spec.groupRef: not exported (InvalidEntry)",
+	"testdata/discovery/listener-https-without-certificate/input.yaml: Gateway infra/gw":           "an HTTPS listener whose TLS block names no certificate: it carries no requests (ListenerNotReady)",
 }
 
 // notManifests are YAML files in those trees that are not Kubernetes objects.
