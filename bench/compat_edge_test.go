@@ -255,6 +255,10 @@ func TestCompatEdgeCases(t *testing.T) {
 		// Once reported as bugs, now regressions.
 		{name: "null-raw-fields", check: sameEntries,
 			in: `{"servers":{"fetch":{` + img + `,"custom_metadata":null,"tool_definitions":null,"provenance":{"sigstore_url":"tuf-repo-cdn.sigstore.dev","repository_uri":"https://github.com/acme/fetch","signer_identity":"/.github/workflows/release.yml","runner_environment":"github-hosted","cert_issuer":"https://token.actions.githubusercontent.com","attestation":{"predicate_type":"https://slsa.dev/provenance/v1","predicate":null}}}}}`},
+		// An empty custom_metadata, a map with omitempty in ToolHive's
+		// types, is left out as ToolHive's converter leaves it out.
+		{name: "empty-custom-metadata", check: sameEntries,
+			in: `{"servers":{"fetch":{` + img + `,"custom_metadata":{ }},"fetch2":{"image":"ghcr.io/acme/fetch2:1","description":"d","custom_metadata":{"a":{}}}}}`},
 		// The same entries as ToolHive (the last "fetch"), and a warning
 		// that the first was dropped.
 		{name: "repeated-key",

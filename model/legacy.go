@@ -39,6 +39,25 @@ func (r optionalRaw) MarshalJSON() ([]byte, error) {
 	return r, nil
 }
 
+// optionalMap is optionalRaw for a field ToolHive decodes into a map with
+// omitempty (custom_metadata): an empty object is absent too, and ToolHive
+// writes no member for it.
+type optionalMap optionalRaw
+
+// UnmarshalJSON keeps the bytes, or nothing for null or {}.
+func (r *optionalMap) UnmarshalJSON(b []byte) error {
+	t := bytes.TrimSpace(b)
+	if string(t) == "null" || len(t) >= 2 && t[0] == '{' && len(bytes.TrimSpace(t[1:len(t)-1])) == 0 {
+		*r = nil
+		return nil
+	}
+	*r = append((*r)[:0], b...)
+	return nil
+}
+
+// MarshalJSON writes the bytes back unchanged.
+func (r optionalMap) MarshalJSON() ([]byte, error) { return optionalRaw(r).MarshalJSON() }
+
 type legacyBase struct {
 	Name            string          `json:"name,omitempty"`
 	Title           string          `json:"title,omitempty"`
@@ -53,7 +72,7 @@ type legacyBase struct {
 	Tags            []string        `json:"tags,omitempty"`
 	Overview        string          `json:"overview,omitempty"`
 	ToolDefinitions optionalRaw     `json:"tool_definitions,omitempty"`
-	CustomMetadata  optionalRaw     `json:"custom_metadata,omitempty"`
+	CustomMetadata  optionalMap     `json:"custom_metadata,omitempty"`
 }
 
 // fixTier writes a tier that names one of ToolHive's tiers in another case
@@ -194,7 +213,7 @@ type serverExtensions struct {
 	Tags            []string           `json:"tags,omitempty"`
 	Overview        string             `json:"overview,omitempty"`
 	Metadata        *legacyMetadata    `json:"metadata,omitempty"`
-	CustomMetadata  optionalRaw        `json:"custom_metadata,omitempty"`
+	CustomMetadata  optionalMap        `json:"custom_metadata,omitempty"`
 	Permissions     *legacyPermissions `json:"permissions,omitempty"`
 	Args            []string           `json:"args,omitempty"`
 	Provenance      *legacyProvenance  `json:"provenance,omitempty"`
