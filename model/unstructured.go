@@ -14,12 +14,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// legacyToolHiveGroup is the API group of ToolHive releases before the
-// operator moved to toolhive.stacklok.dev; objects of it read the same.
+// legacyToolHiveGroup is an API group of ToolHive's kinds that some early
+// examples of MCPGroup use; objects of it read as toolhive.stacklok.dev's.
 const legacyToolHiveGroup = "mcp.toolhive.stacklok.io"
 
 // IsToolHiveGroup reports whether group is the API group of ToolHive's CRDs
-// (or the group older ToolHive releases used).
+// (or mcp.toolhive.stacklok.io, which some early examples use).
 func IsToolHiveGroup(group string) bool {
 	return group == ToolHiveGroup || group == legacyToolHiveGroup
 }
