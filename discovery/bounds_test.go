@@ -161,3 +161,58 @@ func BenchmarkManyRoutesOfOnePath(b *testing.B) {
 		})
 	}
 }
+
+// unfitSourceSnapshot has n MCPServers running tags of one repository that
+// the source registry does not list, and a source registry of n entries of
+// that repository, all but the last of which a reader would skip (version
+// "latest").
+func unfitSourceSnapshot(n int) (Snapshot, *model.Registry) {
+	var snap Snapshot
+	src := []byte(`{"data":{"servers":[`)
+	for i := range n {
+		name := fmt.Sprintf("s-%05d", i)
+		snap.MCPServers = append(snap.MCPServers, &model.MCPServer{
+			ObjectMeta: metav1.ObjectMeta{Namespace: "team", Name: name, UID: types.UID("uid-" + name), Annotations: map[string]string{
+				AnnotationExport: "true", AnnotationURL: "https://mcp.example.com/" + name}},
+			Spec: model.MCPServerSpec{Image: fmt.Sprintf("ghcr.io/acme/tool:run-%d", i), Transport: model.TransportStreamableHTTP}})
+		version := "latest"
+		if i == n-1 {
+			version = "1.0.0"
+		}
+		if i > 0 {
+			src = append(src, ',')
+		}
+		src = fmt.Appendf(src, `{"name":"io.example/e-%05d","description":"d","version":%q,"packages":[{"registryType":"oci","identifier":"ghcr.io/acme/tool:%d","transport":{"type":"stdio"}}]}`, i, version, i)
+	}
+	reg, _ := model.Parse(append(src, "]}}"...), model.ParseOptions{})
+	return snap, reg
+}
+
+// TestUnfitSourceEntriesBounded: every resource of the repository enriches
+// its one entry a reader keeps, each with one diagnostic counting the
+// entries passed over, however many there are.
+func TestUnfitSourceEntriesBounded(t *testing.T) {
+	snap, reg := unfitSourceSnapshot(300)
+	res := Discover(snap, Options{SourceRegistry: reg, LastUpdated: time.Unix(0, 0)})
+	if len(res.Entries) != 1 || res.Entries[0].Name != "io.example/e-00299" || len(res.Entries[0].Remotes) != 300 {
+		t.Fatalf("%d entries; want the one kept entry with 300 remotes", len(res.Entries))
+	}
+	if n := len(res.Diagnostics.WithReason(model.ReasonInvalidEntry)); n != 300 {
+		t.Errorf("%d InvalidEntry diagnostics; want one a resource", n)
+	}
+}
+
+// BenchmarkUnfitSourceEntries shows the look-up of source entries a reader
+// skips linear in servers plus entries (compare n and 4n): each list of
+// entries is read once, not once a resource.
+func BenchmarkUnfitSourceEntries(b *testing.B) {
+	for _, n := range []int{500, 2000} {
+		snap, reg := unfitSourceSnapshot(n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Discover(snap, Options{SourceRegistry: reg, LastUpdated: time.Unix(0, 0)})
+			}
+		})
+	}
+}

@@ -166,14 +166,21 @@ func buildDrafts(ms []*merged, cfg *config) ([]*draft, model.Diagnostics) {
 		}
 		remotes := remoteSlab[r0:len(remoteSlab):len(remoteSlab)]
 		src, _, unfit := cfg.source.match(m.res)
-		for _, u := range unfit {
+		if unfit.n > 0 {
 			field, what := "", "remote URL"
 			if m.res.ref.Kind == model.KindMCPServer {
 				field, what = "spec.image", "image"
 			}
+			others, it := "", "it"
+			switch {
+			case unfit.n == 2:
+				others, it = ", nor is 1 other entry it matches", "them"
+			case unfit.n > 2:
+				others, it = fmt.Sprintf(", nor are %d other entries it matches", unfit.n-1), "them"
+			}
 			ds = append(ds, model.Warningf(model.ReasonInvalidEntry, m.res.ref, field,
-				"source-registry entry %q, which the resource's %s matches, is not used: a registry reader would skip it (convert or validate the source registry to see why)",
-				u.Name(), what))
+				"source-registry entry %q, which the resource's %s matches, is not used%s: a registry reader would skip %s (convert or validate the source registry to see why)",
+				unfit.first.Name(), what, others, it))
 		}
 		if src != nil {
 			kept := meta.description

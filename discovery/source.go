@@ -22,10 +22,39 @@ type sourceIndex struct {
 	// can never be published is no match. Filled as entries are matched,
 	// so only those pay for the check.
 	fit map[*model.Server]*model.Server
+	// firsts holds, for each list of exact, repo and remote a resource
+	// looked up, its first entry a reader keeps and the entries before it
+	// it would skip: worked out once per list, so that S resources of one
+	// repository cost O(S) beside one pass over its R entries, not R × S.
+	firsts map[listKey]listFit
+}
+
+// listKey names a list of sourceIndex: the map (0 exact, 1 repo, 2 remote)
+// and its key.
+type listKey struct {
+	which uint8
+	key   string
+}
+
+// listFit is the first entry of a list a reader keeps (fitted; nil when
+// none is) and the entries before it that it would skip: their number, and
+// the first of them.
+type listFit struct {
+	src        *model.Server
+	unfit      int
+	firstUnfit *model.Server
+}
+
+// unfitEntries says which source entries a match passed over, for a diagnostic:
+// the first, and how many in all (0 for none).
+type unfitEntries struct {
+	first *model.Server
+	n     int
 }
 
 func newSourceIndex(reg *model.Registry) *sourceIndex {
-	ix := &sourceIndex{exact: map[string][]*model.Server{}, repo: map[string][]*model.Server{}, remote: map[string][]*model.Server{}, fit: map[*model.Server]*model.Server{}}
+	ix := &sourceIndex{exact: map[string][]*model.Server{}, repo: map[string][]*model.Server{}, remote: map[string][]*model.Server{},
+		fit: map[*model.Server]*model.Server{}, firsts: map[listKey]listFit{}}
 	if reg == nil {
 		return ix
 	}
@@ -66,42 +95,60 @@ func (ix *sourceIndex) enriches() bool {
 
 // match returns the source entry r enriches, as a registry reader would
 // keep it (see fit), and how it matched ("image", "repository", "remote
-// URL"), or nil. unfit lists the entries that matched better but that a
-// reader would skip, passed over.
-func (ix *sourceIndex) match(r *resource) (src *model.Server, how string, unfit []*model.Server) {
+// URL"), or nil. unfit says which entries r matched that a reader would
+// skip, passed over: those of the exact image before its first kept entry,
+// else those of the repository (or remote URL) before it, or all of them
+// when none is kept.
+func (ix *sourceIndex) match(r *resource) (src *model.Server, how string, unfit unfitEntries) {
 	if !ix.enriches() {
-		return nil, "", nil // no source registry: nothing to parse an image for
-	}
-	first := func(l []*model.Server) *model.Server {
-		for _, s := range l {
-			if f := ix.fitted(s); f != nil {
-				return f
-			}
-			unfit = append(unfit, s)
-		}
-		return nil
+		return nil, "", unfit // no source registry: nothing to parse an image for
 	}
 	switch r.ref.Kind {
 	case model.KindMCPServer:
 		ref, ok := ParseImage(r.image)
 		if !ok {
-			return nil, "", nil
+			return nil, "", unfit
 		}
-		if s := first(ix.exact[ref.identity()]); s != nil {
-			return s, "image", unfit
+		id := ref.identity()
+		if f := ix.firstFit(listKey{0, id}, ix.exact[id]); f.src != nil {
+			return f.src, "image", unfitEntries{f.firstUnfit, f.unfit}
 		}
-		if s := first(ix.repo[ref.Repository]); s != nil {
-			return s, "repository", unfit
+		f := ix.firstFit(listKey{1, ref.Repository}, ix.repo[ref.Repository])
+		if f.src != nil {
+			return f.src, "repository", unfitEntries{f.firstUnfit, f.unfit}
 		}
+		return nil, "", unfitEntries{f.firstUnfit, f.unfit}
 	case model.KindMCPRemoteProxy, model.KindMCPServerEntry:
 		if r.remoteURL == "" {
-			return nil, "", nil
+			return nil, "", unfit
 		}
-		if s := first(ix.remote[matchURL(r.remoteURL)]); s != nil {
-			return s, "remote URL", unfit
+		u := matchURL(r.remoteURL)
+		f := ix.firstFit(listKey{2, u}, ix.remote[u])
+		if f.src == nil {
+			return nil, "", unfitEntries{f.firstUnfit, f.unfit}
 		}
+		return f.src, "remote URL", unfitEntries{f.firstUnfit, f.unfit}
 	}
 	return nil, "", unfit
+}
+
+// firstFit returns the listFit of list l, named k, worked out once.
+func (ix *sourceIndex) firstFit(k listKey, l []*model.Server) listFit {
+	if f, ok := ix.firsts[k]; ok {
+		return f
+	}
+	var f listFit
+	for _, s := range l {
+		if f.src = ix.fitted(s); f.src != nil {
+			break
+		}
+		if f.unfit == 0 {
+			f.firstUnfit = s
+		}
+		f.unfit++
+	}
+	ix.firsts[k] = f
+	return f
 }
 
 // fitted returns the copy of source entry s a registry reader keeps, nil
