@@ -294,7 +294,13 @@ func (c *urlCheck) receiver(o Origin) (*listenerEntry, bool) {
 // at the path it must, and otherwise says where it goes.
 func (c *urlCheck) reaches(o Origin, l *listenerEntry, rt *routing, rq clientRequest, p string) (model.Diagnostic, bool) {
 	if mc := rt.crowded; mc != nil {
-		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "the listener holds more than "+strconv.Itoa(maxFreeRegex)+" RegularExpression matches that may take any path (no literal prefix), more than the check tests; "+mc.describe()+
+		what := "more than " + strconv.Itoa(maxFreeRegex) + " RegularExpression matches that may take any path (no literal prefix)"
+		if mc.m.re != nil {
+			if prefix, _ := mc.m.re.LiteralPrefix(); prefix != "" {
+				what = "more than " + strconv.Itoa(maxPrefixedRegex) + " RegularExpression matches whose literal prefix the path starts with"
+			}
+		}
+		return c.diag(model.ReasonShadowedByRoute, o, rq, p, "the listener holds "+what+", more than the check tests; "+mc.describe()+
 			" is one of those untested, and may take it"+pendingNote(*mc, o)), false
 	}
 	for _, mc := range rt.may {

@@ -3,6 +3,7 @@ package urlbuild
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -42,7 +43,7 @@ func TestRegexIndexAgrees(t *testing.T) {
 					want = append(want, c)
 				}
 			}
-			got := x.mayTakeIndexed(req, nil)
+			got, _ := x.mayTakeIndexed(req, nil)
 			if !slices.Equal(got, want) {
 				t.Fatalf("path %q: the index finds %d matches, the scan %d", p, len(got), len(want))
 			}
@@ -61,5 +62,27 @@ func TestRegexIndexCrowded(t *testing.T) {
 	x.indexRegex()
 	if x.crowded == nil || x.crowded.m.rule != maxFreeRegex || len(x.reFree) != maxFreeRegex {
 		t.Fatalf("crowded %v, %d tested", x.crowded, len(x.reFree))
+	}
+}
+
+// TestRegexIndexCrowdedByPrefix: more than maxPrefixedRegex matches whose
+// literal prefix a path starts with are not all tested: the request is
+// crowded, naming the first untested one, and the ones tested are found.
+func TestRegexIndexCrowdedByPrefix(t *testing.T) {
+	x := new(groupIndex)
+	for i := range maxPrefixedRegex + 2 {
+		re := regexp.MustCompile("^(?:/p/[0-9]+x" + strconv.Itoa(i) + ")$")
+		x.regex = append(x.regex, cand{m: &matchEntry{rule: int32(i), typ: gwv1.PathMatchRegularExpression, re: re}})
+	}
+	x.indexRegex()
+	may, crowded := x.mayTakeIndexed(&Request{Method: "POST", Path: "/p/1x3"}, nil)
+	if crowded == nil || crowded.m.rule != maxPrefixedRegex {
+		t.Fatalf("crowded %v; want the match of rule %d", crowded, maxPrefixedRegex)
+	}
+	if len(may) != 1 || may[0].m.rule != 3 {
+		t.Errorf("may take: %d matches; want rule 3's", len(may))
+	}
+	if _, crowded := x.mayTakeIndexed(&Request{Method: "POST", Path: "/q/1x3"}, nil); crowded != nil {
+		t.Errorf("a path under no prefix is crowded by %v", crowded)
 	}
 }

@@ -694,6 +694,13 @@ func (g *routeGroup) lookup(typ gwv1.PathMatchType, value string) int32 {
 // them (and the check of all URLs quadratic).
 const maxFreeRegex = 64
 
+// maxPrefixedRegex is the most RegularExpression matches with a literal
+// prefix a request is tested against on one group, among those whose prefix
+// its path starts with: routes sharing a prefix ("/p/[0-9]+x1", "/p/[0-9]+x2",
+// ...) could otherwise make the check of every URL under it proportional to
+// them. A request past it is withheld, as one past maxFreeRegex is.
+const maxPrefixedRegex = 256
+
 // indexRegex fills rePrefix, reLens, reFree and crowded (see groupIndex).
 func (x *groupIndex) indexRegex() {
 	x.rePrefix = make(map[string][]int32)
@@ -721,29 +728,41 @@ func (x *groupIndex) indexRegex() {
 
 // mayTakeIndexed returns the RegularExpression matches of an indexed group
 // that may take the request, in the group's order: those whose literal
-// prefix the path starts with, and those without one.
-func (x *groupIndex) mayTakeIndexed(req *Request, may []cand) []cand {
+// prefix the path starts with, and those without one. When more than
+// maxPrefixedRegex have a prefix the path starts with, only that many (the
+// shortest prefixes first) are tested, and crowded is the first of the
+// others, which may take it untested.
+func (x *groupIndex) mayTakeIndexed(req *Request, may []cand) (_ []cand, crowded *cand) {
 	var at []int32
 	for _, i := range x.reFree {
 		if x.regex[i].m.mayTake(req) {
 			at = append(at, i)
 		}
 	}
+	tested := 0
 	for _, n := range x.reLens {
 		if n > len(req.Path) {
 			break
 		}
 		for _, i := range x.rePrefix[req.Path[:n]] {
+			if tested == maxPrefixedRegex {
+				crowded = &x.regex[i]
+				break
+			}
+			tested++
 			if x.regex[i].m.mayTake(req) {
 				at = append(at, i)
 			}
+		}
+		if crowded != nil {
+			break
 		}
 	}
 	slices.Sort(at)
 	for _, i := range at {
 		may = append(may, x.regex[i])
 	}
-	return may
+	return may, crowded
 }
 
 // regexCands returns the RegularExpression matches of the group.
@@ -801,12 +820,20 @@ func (g *routeGroup) bestOf(i int32, req *Request) (cand, bool) {
 	return b, found
 }
 
-// route returns the match of the group that takes the request, and the
-// RegularExpression matches that may take it instead.
-func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
+// route returns the match of the group that takes the request, the
+// RegularExpression matches that may take it instead, and one that may take
+// it untested (see crowdedFor), or nil.
+func (g *routeGroup) route(req *Request) (cand, []cand, *cand, bool) {
 	var may []cand
+	var crowded *cand
+	if g.big != nil {
+		crowded = g.big.crowded
+	}
 	if g.big != nil && g.big.rePrefix != nil {
-		may = g.big.mayTakeIndexed(req, may)
+		var c *cand
+		if may, c = g.big.mayTakeIndexed(req, may); c != nil && crowded == nil {
+			crowded = c
+		}
 	} else {
 		for _, c := range g.regexCands() {
 			if c.m.mayTake(req) {
@@ -816,17 +843,17 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 	}
 	if g.big == nil || !g.big.indexed {
 		c, ok := best(g.cands, req)
-		return c, may, ok
+		return c, may, crowded, ok
 	}
 	path := req.Path
 	if c, ok := g.bestOf(g.lookup(gwv1.PathMatchExact, path), req); ok {
-		return c, may, true
+		return c, may, crowded, true
 	}
 	// The prefixes a path is under, element by element, longest first: the
 	// path itself (unless it ends in "/"), then the path up to each "/".
 	if !strings.HasSuffix(path, "/") {
 		if c, ok := g.bestOf(g.lookup(gwv1.PathMatchPathPrefix, path), req); ok {
-			return c, may, true
+			return c, may, crowded, true
 		}
 	}
 	for i := len(path) - 1; i >= 0; i-- {
@@ -834,10 +861,10 @@ func (g *routeGroup) route(req *Request) (cand, []cand, bool) {
 			continue
 		}
 		if c, ok := g.bestOf(g.lookup(gwv1.PathMatchPathPrefix, path[:i]), req); ok {
-			return c, may, true
+			return c, may, crowded, true
 		}
 	}
-	return cand{}, may, false
+	return cand{}, may, crowded, false
 }
 
 // routing is where a request goes on a listener under the two readings of
@@ -856,8 +883,9 @@ type routing struct {
 	// may are the RegularExpression matches that may take the request.
 	may []cand
 	// crowded, when not nil, is a RegularExpression match of a group
-	// looked at that holds more than maxFreeRegex without a literal prefix,
-	// past those tested: it may take the request, untested.
+	// looked at past those tested (more than maxFreeRegex without a literal
+	// prefix, or more than maxPrefixedRegex with one the path starts with):
+	// it may take the request, untested.
 	crowded *cand
 	// methodFree reports that no group looked at has a match with a method
 	// condition, header conditions an MCP client's requests meet, or a
@@ -877,10 +905,10 @@ func (l *listenerEntry) route(req *Request, home *routeGroup) routing {
 	first := true
 	l.eachGroup(l.routing, req.Host, home, func(g *routeGroup) bool {
 		out.methodFree = out.methodFree && !g.methods
-		c, may, ok := g.route(req)
+		c, may, crowded, ok := g.route(req)
 		out.may = append(out.may, may...)
-		if g.big != nil && g.big.crowded != nil && out.crowded == nil {
-			out.crowded = g.big.crowded
+		if crowded != nil && out.crowded == nil {
+			out.crowded = crowded
 		}
 		if first && l.vhosts == nil {
 			// Without a listener hostname the intersected hostnames are the
@@ -896,7 +924,7 @@ func (l *listenerEntry) route(req *Request, home *routeGroup) routing {
 	if l.vhosts != nil {
 		l.eachGroup(l.vhosts, req.Host, nil, func(g *routeGroup) bool {
 			out.methodFree = out.methodFree && !g.methods
-			out.vhost, _, out.vhostOK = g.route(req)
+			out.vhost, _, _, out.vhostOK = g.route(req)
 			return false
 		})
 	}
