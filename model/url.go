@@ -206,6 +206,11 @@ func checkURL(raw string) (normalized string, insecure bool, err error) {
 	if strings.Contains(raw, "#") {
 		return "", false, fmt.Errorf("URL %s has a fragment (#...); a server URL has none", QuoteURL(raw))
 	}
+	if rest := rest[len(authority):]; strings.IndexByte(rest, '@') >= 0 && MaskText(rest) != rest {
+		// A URL in the path or query ("?next=https://user:pw@host") would
+		// publish its credential as surely as the URL's own.
+		return "", false, fmt.Errorf("URL %s holds another URL with user information in its path or query; credentials must not be published", QuoteURL(raw))
+	}
 	if authority == "" {
 		return "", false, fmt.Errorf("URL %s has no host", QuoteURL(raw))
 	}

@@ -29,6 +29,9 @@ func TestCheckURL(t *testing.T) {
 		{in: "https://x.example.com/a%20b?q=1&r=%2F", want: "https://x.example.com/a%20b?q=1&r=%2F"},
 		{in: "https://x.example.com?q=1", want: "https://x.example.com?q=1"},
 		{in: long, want: long},
+		// "@" in a path or query is no user information.
+		{in: "https://www.npmjs.com/package/@scope/name", want: "https://www.npmjs.com/package/@scope/name"},
+		{in: "https://x.example.com/?by=a@b&next=https://h2.example.com/", want: "https://x.example.com/?by=a@b&next=https://h2.example.com/"},
 
 		{in: "", why: "empty"},
 		{in: long + "a", why: "maximum is 2048"},
@@ -44,6 +47,8 @@ func TestCheckURL(t *testing.T) {
 		{in: "https://user:secret@example.com/x", why: "user information"},
 		{in: "https://token@example.com/x", why: "user information"},
 		{in: "https://example.com@evil.com/x", why: "user information"},
+		{in: "https://mcp.example.com/x?next=https://u:secret@h2.example.com/", why: "another URL with user information"},
+		{in: "https://mcp.example.com/x/http:u:secret@h2", why: "another URL with user information"},
 		{in: "https://example.com/x#frag", why: "fragment"},
 		{in: "https://example.com/x#", why: "fragment"},
 		{in: "https://example.com/a b", why: "a space"},

@@ -56,6 +56,9 @@ func TestNormalizeRefusesPublishedUserinfo(t *testing.T) {
 		{pkg(`{"type":"streamable-http","url":"https://u:` + secret + `@example.com/mcp"}`), "packages[0].transport.url"},
 		{`"packages":[{"registryType":"oci","identifier":"example/s:1","registryBaseUrl":"https://u:` + secret + `@registry.example.com","transport":{"type":"stdio"}}]`, "packages[0].registryBaseUrl"},
 		{meta(`{"repository_uri":"https://u:` + secret + `@github.com/o/r"}`), "repository_uri"},
+		{`"packages":[{"registryType":"oci","identifier":"u:` + secret + `@ghcr.io/x:1","transport":{"type":"stdio"}}]`, "packages[0].identifier"},
+		{`"packages":[{"registryType":"mcpb","identifier":"https://u:` + secret + `@example.com/x.mcpb","transport":{"type":"stdio"}}]`, "packages[0].identifier"},
+		{`"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"https://u:` + secret + `@mcp.example.com/x":{"status":"active"}}}}`, "is the key of an image or URL with user information"},
 	}
 	for _, r := range refused {
 		s := mustServer(t, `{`+base+`,`+r.member+`}`)
@@ -77,6 +80,9 @@ func TestNormalizeRefusesPublishedUserinfo(t *testing.T) {
 		`"websiteUrl":"https://www.npmjs.com/package/@scope/name"`,
 		`"repository":{"url":"https://github.com/o/r?ref=a@b","source":"github"}`,
 		pkg(`{"type":"streamable-http","url":"http://localhost:8080/@mcp"}`),
+		`"packages":[{"registryType":"oci","identifier":"ghcr.io/x@sha256:` + strings.Repeat("a", 64) + `","transport":{"type":"stdio"}}]`,
+		`"packages":[{"registryType":"npm","identifier":"@scope/name","transport":{"type":"stdio"}}]`,
+		`"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"ghcr.io/x@sha256:` + strings.Repeat("b", 64) + `":{"status":"active"}}}}`,
 	}
 	for _, m := range kept {
 		s := mustServer(t, `{`+base+`,`+m+`}`)

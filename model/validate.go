@@ -499,7 +499,9 @@ func (v *validator) pkg(raw []byte) {
 			v.isStr(m)
 		case "identifier":
 			hasID = true
-			v.isStr(m)
+			if s, ok := v.strm(m, ruleAny); ok && v.publish {
+				v.credential(m.key, -1, s)
+			}
 		case "transport":
 			hasTransport = true
 			v.in(m.key)

@@ -94,7 +94,9 @@ var byteClass = func() (t [256]uint16) {
 		set(classPlainHost, alnum || c == '.' || c == '-' || c == '_' || c == '~')
 		set(classURIRest, c > ' ' && c < 0x7f && c != '%' && c != '[' && c != ']' && c != '\\')
 		set(classPlainHostLabel, lower || digit || c == '-' || c == '_')
-		set(classPlainPath, urlByte(c) && c != '%' && c != '#')
+		// "@" is left to the full check, which looks for a URL with user
+		// information in the path or query.
+		set(classPlainPath, urlByte(c) && c != '%' && c != '#' && c != '@')
 	}
 	return t
 }()

@@ -865,7 +865,10 @@ func (l *lean) pkg() bool {
 		case l.is(&w, &k.registryType):
 			ok = once(&seen, 1) && l.anyStr()
 		case l.is(&w, &k.identifier):
-			ok = once(&seen, 2) && l.anyStr()
+			var s []byte
+			s, ok = l.strIf(once(&seen, 2))
+			// One that may hold user information: see validator.credential.
+			ok = ok && !maybeCredential(s)
 		case l.is(&w, &k.version):
 			var s []byte
 			s, ok = l.strIf(once(&seen, 8))
@@ -958,6 +961,17 @@ func (l *lean) meta() (block []byte, ok bool) {
 	return block, ok
 }
 
+// maybeCredential reports whether a string (or key) literal's contents
+// may hold user information that validator.credential refuses: it has an
+// "@" that MaskURL masks (or escapes, which the full reading decodes).
+func maybeCredential(s []byte) bool {
+	if bytes.IndexByte(s, '@') < 0 {
+		return false
+	}
+	u := string(s)
+	return bytes.IndexByte(s, '\\') >= 0 || MaskURL(u) != u
+}
+
 // publishers reads the publisher-provided block: an object of objects,
 // ToolHive's holding server extensions.
 func (l *lean) publishers() bool {
@@ -982,7 +996,7 @@ func (l *lean) publishers() bool {
 				return false
 			}
 			if toolhive {
-				if !fresh(images[:m], ik) || m == len(images) {
+				if !fresh(images[:m], ik) || m == len(images) || maybeCredential(ik) {
 					return false
 				}
 				images[m] = ik

@@ -756,6 +756,19 @@ func (v *validator) strAt(key []byte, idx int, raw []byte, plain bool, rule *str
 	return s, true
 }
 
+// credential fails the value at the path failAt completes with key or idx
+// when it reads as a reference with user information (an image written
+// "user:password@registry/name", a URL with "user:password@"), which a
+// package identifier must not publish: MaskURL masks it. A digest
+// ("name@sha256:...") and an npm scope ("@scope/name") are no credential.
+func (v *validator) credential(key []byte, idx int, s []byte) {
+	if bytes.IndexByte(s, '@') >= 0 {
+		if u := string(s); MaskURL(u) != u {
+			v.failAt(key, idx, "is %s, with user information: a credential would be published to every reader of the registry", Text(QuoteURL(u)))
+		}
+	}
+}
+
 // userinfo fails the value at the path failAt completes with key or idx
 // when the URL s holds user information (see validator.publish).
 func (v *validator) userinfo(key []byte, idx int, s []byte) {
