@@ -100,3 +100,20 @@ func mustServer(t *testing.T, entry string) *Server {
 	}
 	return reg.Servers[0]
 }
+
+// TestNormalizeRefusesEscapedUserinfo: user information spelt with JSON
+// escapes ("\u0040" for "@") is found as the decoded text reads.
+func TestNormalizeRefusesEscapedUserinfo(t *testing.T) {
+	base := `"name":"com.example/server","description":"d","version":"1.0.0"`
+	for _, member := range []string{
+		`"packages":[{"registryType":"oci","identifier":"ghcr.io/x:1","transport":{"type":"streamable-http","url":"https://u:s\u0040example.com/mcp"}}]`,
+		`"packages":[{"registryType":"oci","identifier":"u:s\u0040ghcr.io/x:1","transport":{"type":"stdio"}}]`,
+		`"websiteUrl":"https://u:s\u0040example.com/"`,
+		`"_meta":{"io.modelcontextprotocol.registry/publisher-provided":{"io.github.stacklok":{"u:s\u0040ghcr.io/x:1":{"status":"active"}}}}`,
+	} {
+		s := mustServer(t, `{`+base+`,`+member+`}`)
+		if ok, ds := Normalize(s, ObjectRef{Kind: "ConfigMap"}, "x"); ok {
+			t.Errorf("%s: kept (%v); want it skipped", member, ds)
+		}
+	}
+}

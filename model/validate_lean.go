@@ -814,8 +814,9 @@ func (l *lean) transport(remote bool) bool {
 				}
 			} else {
 				url, ok = l.strIf(ok)
-				// User information? See validator.publish.
-				ok = ok && bytes.IndexByte(url, '@') < 0
+				// User information (or an escape that may spell it)? See
+				// validator.publish.
+				ok = ok && bytes.IndexAny(url, "@\\") < 0
 			}
 		case l.is(&w, &k.headers):
 			hs = l.i
@@ -965,11 +966,17 @@ func (l *lean) meta() (block []byte, ok bool) {
 // may hold user information that validator.credential refuses: it has an
 // "@" that MaskURL masks (or escapes, which the full reading decodes).
 func maybeCredential(s []byte) bool {
-	if bytes.IndexByte(s, '@') < 0 {
+	if bytes.IndexByte(s, '\\') >= 0 {
+		return true // an escape may spell "@": the full reading decodes it
+	}
+	at := bytes.IndexByte(s, '@')
+	// MaskURL masks after a scheme or "//" only: neither can stand before
+	// an "@" with no ":" or "/" ahead of it (an npm scope, "@scope/name").
+	if at < 0 || bytes.IndexAny(s[:at], ":/") < 0 {
 		return false
 	}
 	u := string(s)
-	return bytes.IndexByte(s, '\\') >= 0 || MaskURL(u) != u
+	return MaskURL(u) != u
 }
 
 // publishers reads the publisher-provided block: an object of objects,
