@@ -816,7 +816,7 @@ func (l *lean) transport(remote bool) bool {
 				url, ok = l.strIf(ok)
 				// User information (or an escape that may spell it)? See
 				// validator.publish.
-				ok = ok && bytes.IndexAny(url, "@\\") < 0
+				ok = ok && !bytes.ContainsAny(url, "@\\")
 			}
 		case l.is(&w, &k.headers):
 			hs = l.i
@@ -972,7 +972,7 @@ func maybeCredential(s []byte) bool {
 	at := bytes.IndexByte(s, '@')
 	// MaskURL masks after a scheme or "//" only: neither can stand before
 	// an "@" with no ":" or "/" ahead of it (an npm scope, "@scope/name").
-	if at < 0 || bytes.IndexAny(s[:at], ":/") < 0 {
+	if at < 0 || !bytes.ContainsAny(s[:at], ":/") {
 		return false
 	}
 	u := string(s)
