@@ -183,6 +183,19 @@ func TestPropertyPublishedURLsRoute(t *testing.T) {
 	}
 }
 
+// drawPathMatch draws a PathPrefix or Exact match of one of paths, with a
+// GET or POST method condition or none.
+func drawPathMatch(t *rapid.T, paths []string) gwv1.HTTPRouteMatch {
+	m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
+		Type:  ptr(rapid.SampledFrom([]gwv1.PathMatchType{gwv1.PathMatchPathPrefix, gwv1.PathMatchExact}).Draw(t, "type")),
+		Value: ptr(rapid.SampledFrom(paths).Draw(t, "path")),
+	}}
+	if mt := rapid.SampledFrom([]string{"", "GET", "POST"}).Draw(t, "method"); mt != "" {
+		m.Method = ptr(gwv1.HTTPMethod(mt))
+	}
+	return m
+}
+
 // TestPropertyClientHeaderSets: the header sets of an MCP client's requests
 // (Request.client), which the URL checks route through what the index
 // worked out for each set, route as the same headers written out do, which
@@ -211,13 +224,7 @@ func TestPropertyClientHeaderSets(t *testing.T) {
 			r.Spec.ParentRefs = []gwv1.ParentReference{ref}
 			var rule gwv1.HTTPRouteRule
 			for range rapid.IntRange(1, 2).Draw(t, "matches") {
-				m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
-					Type:  ptr(rapid.SampledFrom([]gwv1.PathMatchType{gwv1.PathMatchPathPrefix, gwv1.PathMatchExact}).Draw(t, "type")),
-					Value: ptr(rapid.SampledFrom(paths).Draw(t, "path")),
-				}}
-				if mt := rapid.SampledFrom([]string{"", "GET", "POST"}).Draw(t, "method"); mt != "" {
-					m.Method = ptr(gwv1.HTTPMethod(mt))
-				}
+				m := drawPathMatch(t, paths)
 				for range rapid.IntRange(0, 2).Draw(t, "headers") {
 					m.Headers = append(m.Headers, rapid.SampledFrom(headerConditions).Draw(t, "headerCondition"))
 				}
@@ -266,13 +273,7 @@ func TestPropertyRouteRequestMatchesReference(t *testing.T) {
 				Conditions: []metav1.Condition{{Type: "Accepted", Status: metav1.ConditionTrue}}}}
 			var rule gwv1.HTTPRouteRule
 			for range rapid.IntRange(1, 2).Draw(t, "matches") {
-				m := gwv1.HTTPRouteMatch{Path: &gwv1.HTTPPathMatch{
-					Type:  ptr(rapid.SampledFrom([]gwv1.PathMatchType{gwv1.PathMatchPathPrefix, gwv1.PathMatchExact}).Draw(t, "type")),
-					Value: ptr(rapid.SampledFrom(paths).Draw(t, "path")),
-				}}
-				if mt := rapid.SampledFrom([]string{"", "GET", "POST"}).Draw(t, "method"); mt != "" {
-					m.Method = ptr(gwv1.HTTPMethod(mt))
-				}
+				m := drawPathMatch(t, paths)
 				// A header or query condition, which the requests (plain,
 				// as an MCP client's) never meet.
 				switch rapid.IntRange(0, 5).Draw(t, "condition") {
