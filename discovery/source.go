@@ -37,12 +37,10 @@ type listKey struct {
 }
 
 // listFit is the first entry of a list a reader keeps (fitted; nil when
-// none is) and the entries before it that it would skip: their number, and
-// the first of them.
+// none is) and the entries before it that it would skip.
 type listFit struct {
-	src        *model.Server
-	unfit      int
-	firstUnfit *model.Server
+	src *model.Server
+	unfitEntries
 }
 
 // unfitEntries says which source entries a match passed over, for a diagnostic:
@@ -111,13 +109,13 @@ func (ix *sourceIndex) match(r *resource) (src *model.Server, how string, unfit 
 		}
 		id := ref.identity()
 		if f := ix.firstFit(listKey{0, id}, ix.exact[id]); f.src != nil {
-			return f.src, "image", unfitEntries{f.firstUnfit, f.unfit}
+			return f.src, "image", f.unfitEntries
 		}
 		f := ix.firstFit(listKey{1, ref.Repository}, ix.repo[ref.Repository])
 		if f.src != nil {
-			return f.src, "repository", unfitEntries{f.firstUnfit, f.unfit}
+			return f.src, "repository", f.unfitEntries
 		}
-		return nil, "", unfitEntries{f.firstUnfit, f.unfit}
+		return nil, "", f.unfitEntries
 	case model.KindMCPRemoteProxy, model.KindMCPServerEntry:
 		if r.remoteURL == "" {
 			return nil, "", unfit
@@ -125,9 +123,9 @@ func (ix *sourceIndex) match(r *resource) (src *model.Server, how string, unfit 
 		u := matchURL(r.remoteURL)
 		f := ix.firstFit(listKey{2, u}, ix.remote[u])
 		if f.src == nil {
-			return nil, "", unfitEntries{f.firstUnfit, f.unfit}
+			return nil, "", f.unfitEntries
 		}
-		return f.src, "remote URL", unfitEntries{f.firstUnfit, f.unfit}
+		return f.src, "remote URL", f.unfitEntries
 	}
 	return nil, "", unfit
 }
@@ -142,10 +140,10 @@ func (ix *sourceIndex) firstFit(k listKey, l []*model.Server) listFit {
 		if f.src = ix.fitted(s); f.src != nil {
 			break
 		}
-		if f.unfit == 0 {
-			f.firstUnfit = s
+		if f.n == 0 {
+			f.first = s
 		}
-		f.unfit++
+		f.n++
 	}
 	ix.firsts[k] = f
 	return f

@@ -503,6 +503,16 @@ func hasUserinfo(raw string) bool {
 	return schemeRelative(raw[end+1:])
 }
 
+// holdsCredential reports whether a reference (an image, a package
+// identifier, the key naming one) reads as one with user information:
+// MaskURL masks it ("user:pw@registry/name", "https://user@host/x"). It is
+// wider than hasUserinfo, which follows a URL reader: a reference has no
+// scheme to say how it is read. A digest ("name@sha256:...") and an npm
+// scope ("@scope/name") hold none.
+func holdsCredential(s string) bool {
+	return strings.IndexByte(s, '@') >= 0 && MaskURL(s) != s
+}
+
 // maskScheme returns the index of the ":" ending raw's scheme read from
 // byte i on, skipping the bytes a URL reader ignores, or -1.
 func maskScheme(raw string, i int) int {

@@ -471,7 +471,7 @@ func (v *validator) transport(raw []byte, remote bool) {
 		v.fail("%s does not match %s", show(url), patternRemoteURL)
 	} else if ok && !remote && v.publish {
 		// A remote's URL has the URL policy of its own (dropInvalidRemoteURLs).
-		v.userinfo(nil, -1, u)
+		v.credential(nil, -1, u, hasUserinfo)
 	}
 	v.out()
 	if headers != nil {
@@ -500,7 +500,7 @@ func (v *validator) pkg(raw []byte) {
 		case "identifier":
 			hasID = true
 			if s, ok := v.strm(m, ruleAny); ok && v.publish {
-				v.credential(m.key, -1, s)
+				v.credential(m.key, -1, s, holdsCredential)
 			}
 		case "transport":
 			hasTransport = true

@@ -975,8 +975,7 @@ func maybeCredential(s []byte) bool {
 	if at < 0 || !bytes.ContainsAny(s[:at], ":/") {
 		return false
 	}
-	u := string(s)
-	return MaskURL(u) != u
+	return holdsCredential(string(s))
 }
 
 // publishers reads the publisher-provided block: an object of objects,

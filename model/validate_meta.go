@@ -42,10 +42,8 @@ func (v *validator) meta(raw []byte) {
 						if v.publish {
 							// The key is the image or URL the extensions
 							// describe, published like its value.
-							if key := entries.m.key; bytes.IndexByte(key, '@') >= 0 {
-								if k := string(key); MaskURL(k) != k {
-									v.fail("is the key of an image or URL with user information: a credential would be published to every reader of the registry")
-								}
+							if holdsCredential(string(entries.m.key)) {
+								v.fail("is the key of an image or URL with user information: a credential would be published to every reader of the registry")
 							}
 						}
 						v.extensions(entries.m.value)

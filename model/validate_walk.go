@@ -751,29 +751,18 @@ func (v *validator) strAt(key []byte, idx int, raw []byte, plain bool, rule *str
 	if !rule.match(s) {
 		v.failAt(key, idx, "is %s; it must %s", show(raw), rule.want)
 	} else if rule == ruleURI && v.publish {
-		v.userinfo(key, idx, s)
+		v.credential(key, idx, s, hasUserinfo)
 	}
 	return s, true
 }
 
 // credential fails the value at the path failAt completes with key or idx
-// when it reads as a reference with user information (an image written
-// "user:password@registry/name", a URL with "user:password@"), which a
-// package identifier must not publish: MaskURL masks it. A digest
-// ("name@sha256:...") and an npm scope ("@scope/name") are no credential.
-func (v *validator) credential(key []byte, idx int, s []byte) {
+// when holds says it carries user information (see validator.publish):
+// hasUserinfo for a URL, holdsCredential for a reference such as a package
+// identifier.
+func (v *validator) credential(key []byte, idx int, s []byte, holds func(string) bool) {
 	if bytes.IndexByte(s, '@') >= 0 {
-		if u := string(s); MaskURL(u) != u {
-			v.failAt(key, idx, "is %s, with user information: a credential would be published to every reader of the registry", Text(QuoteURL(u)))
-		}
-	}
-}
-
-// userinfo fails the value at the path failAt completes with key or idx
-// when the URL s holds user information (see validator.publish).
-func (v *validator) userinfo(key []byte, idx int, s []byte) {
-	if bytes.IndexByte(s, '@') >= 0 {
-		if u := string(s); hasUserinfo(u) {
+		if u := string(s); holds(u) {
 			v.failAt(key, idx, "is %s, with user information: a credential would be published to every reader of the registry", Text(QuoteURL(u)))
 		}
 	}
