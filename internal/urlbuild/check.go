@@ -339,15 +339,16 @@ func headersNote(x cand, rq clientRequest) string {
 	if x.m.headers == 0 {
 		return ""
 	}
-	switch rq.client {
-	case clientMessage:
-		return " (an MCP client sends it with Content-Type: application/json and Accept: application/json, text/event-stream)"
-	case clientStream:
-		return " (an MCP client sends it with Accept: text/event-stream)"
-	case clientSSEMessage:
-		return " (an MCP client sends it with Content-Type: application/json)"
+	var sent []string
+	for _, name := range [...]string{"Content-Type", "Accept"} {
+		if v, ok := clientHeader(rq.client, name); ok {
+			sent = append(sent, name+": "+v)
+		}
 	}
-	return ""
+	if len(sent) == 0 {
+		return ""
+	}
+	return " (an MCP client sends it with " + strings.Join(sent, " and ") + ")"
 }
 
 // pendingNote says, for a message, that the route of x competes for o's
